@@ -1,0 +1,351 @@
+//! The contract between the search and a game.
+//!
+//! Search, transposition table, time manager and controller are written once and monomorphised
+//! over [`Game`]; chess and xiangqi each supply a board that implements it. Nothing here knows a
+//! protocol: moves and positions cross this boundary as values, and text only through the
+//! game's own notation (`e2e4`, ICCS `h2e2`) and FEN.
+
+use std::fmt;
+
+/// A score in the game's internal units, from the side to move's point of view.
+pub type Score = i32;
+
+/// The score of delivering mate now; a mate in `n` plies scores `MATE - n`.
+pub const MATE: Score = 30_000;
+/// Any score at or beyond this magnitude is a forced mate (or a loss under a game rule).
+pub const MATE_BOUND: Score = MATE - 1_000;
+/// Bigger than every real score; the initial alpha-beta window.
+pub const INFINITE: Score = 31_000;
+/// The score of a drawn position.
+pub const DRAW: Score = 0;
+
+/// The longest line the search may reach, in plies; also bounds per-ply stacks.
+pub const MAX_PLY: usize = 128;
+
+/// The most moves a legal position of either game can have (chess: 218, xiangqi: well under).
+pub const MAX_MOVES: usize = 256;
+
+/// Which game a board plays; chosen once per command, never per node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Western chess on an 8x8 board.
+    Chess,
+    /// Xiangqi (Chinese chess) on a 10x9 board.
+    Xiangqi,
+}
+
+impl Variant {
+    /// The name protocols use for the variant (`UCI_Variant`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Chess => "chess",
+            Variant::Xiangqi => "xiangqi",
+        }
+    }
+}
+
+/// The two sides: white/red moves first, black second.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// White in chess, red in xiangqi.
+    First = 0,
+    /// Black in both games.
+    Second = 1,
+}
+
+impl Side {
+    /// The other side.
+    #[inline]
+    pub const fn flip(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for the first side, 1 for the second: an index into per-side tables.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A move, packed in 16 bits so that the transposition table can store it.
+///
+/// Each game owns the meaning of the bits (chess: from, to and a flag; xiangqi: from and to).
+/// The only shared facts are that the raw value 0 is [`Move::NONE`], and that the low 14 bits
+/// identify the move's from/to pair well enough to index history tables ([`Move::index`]).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Move(u16);
+
+impl Move {
+    /// No move: an empty TT slot, a missing PV entry.
+    pub const NONE: Move = Move(0);
+    /// The number of distinct values [`Move::index`] can take.
+    pub const INDEX_SPACE: usize = 1 << 14;
+
+    /// Wraps raw bits produced by a game.
+    #[inline]
+    pub const fn from_raw(raw: u16) -> Move {
+        Move(raw)
+    }
+
+    /// The raw bits, as stored in the transposition table.
+    #[inline]
+    pub const fn raw(self) -> u16 {
+        self.0
+    }
+
+    /// True for [`Move::NONE`].
+    #[inline]
+    pub const fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// An index below [`Move::INDEX_SPACE`] for history tables (from/to, flags dropped).
+    #[inline]
+    pub const fn index(self) -> usize {
+        (self.0 & 0x3FFF) as usize
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({:#06x})", self.0)
+    }
+}
+
+/// A fixed-capacity list of moves, filled by move generation without allocating.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList { moves: [Move::NONE; MAX_MOVES], len: 0 }
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends a move. Generators never exceed [`MAX_MOVES`] for a legal position.
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The number of moves.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the list holds no move.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves as a mutable slice (for ordering in place).
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    /// Iterates over the moves.
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    /// Keeps only the moves for which `keep` returns true (root `searchmoves`, `banmoves`).
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(self.moves[i]) {
+                self.moves[kept] = self.moves[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
+    /// True when `m` is in the list.
+    #[inline]
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Why a FEN was rejected; the message names the field at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// The FEN has no piece-placement field at all.
+    #[error("empty FEN")]
+    Empty,
+    /// The piece-placement field is malformed (wrong rank count, bad character, overfull rank...).
+    #[error("bad piece placement '{field}': {reason}")]
+    Board {
+        /// The offending field as given.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The side-to-move field is not one of the accepted letters.
+    #[error("bad side to move '{0}' (expected w or b)")]
+    Side(String),
+    /// The castling field is malformed or names a right the position cannot have.
+    #[error("bad castling rights '{field}': {reason}")]
+    Castling {
+        /// The offending field as given.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The en-passant field is malformed or impossible.
+    #[error("bad en passant square '{field}': {reason}")]
+    EnPassant {
+        /// The offending field as given.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The halfmove clock is not a number.
+    #[error("bad halfmove clock '{0}'")]
+    Halfmove(String),
+    /// The fullmove number is not a positive number.
+    #[error("bad fullmove number '{0}'")]
+    Fullmove(String),
+    /// The fields parse but the position is impossible (missing king, side not to move in check...).
+    #[error("illegal position: {0}")]
+    Illegal(String),
+}
+
+/// Why a move text was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not a move in the game's notation.
+    #[error("'{0}' is not a move in {1} notation")]
+    Syntax(String, &'static str),
+    /// The text is well formed but not legal in the position.
+    #[error("'{0}' is not a legal move here")]
+    Illegal(String),
+}
+
+/// A game the search can play: board, rules, move generation, hashing and evaluation.
+///
+/// Implementations keep their own history stack, so [`Game::make`] and [`Game::unmake`] nest
+/// like a stack and the board can answer repetition questions.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// Which game this is.
+    const VARIANT: Variant;
+    /// Internal score units per protocol unit (chess: a pawn is 100 cp; xiangqi: a horse is
+    /// 100 in UCCI's unit). The protocol divides by this when it prints a score.
+    const UNITS_PER_CP: Score;
+
+    /// The standard starting position.
+    fn startpos() -> Self;
+    /// Reads a FEN, validating every field.
+    fn from_fen(fen: &str) -> Result<Self, FenError>;
+    /// Writes the position as FEN.
+    fn fen(&self) -> String;
+
+    /// The side to move.
+    fn side_to_move(&self) -> Side;
+    /// The Zobrist key of the position (pieces, side, and the rights that change move generation).
+    fn key(&self) -> u64;
+    /// True when the side to move is in check.
+    fn in_check(&self) -> bool;
+
+    /// All legal moves.
+    fn legal_moves(&self, list: &mut MoveList);
+    /// The legal captures (chess: and queen promotions), for quiescence search.
+    fn legal_captures(&self, list: &mut MoveList);
+    /// True when `m` captures (or, in chess, promotes).
+    fn is_tactical(&self, m: Move) -> bool;
+    /// Ordering value of a tactical move: most valuable victim, then least valuable attacker.
+    /// Only compared with other moves' values; 0 for quiet moves.
+    fn mvv_lva(&self, m: Move) -> i32;
+    /// True when `m` is legal here; used to check a move from the transposition table.
+    fn is_legal(&self, m: Move) -> bool;
+
+    /// Plays a legal move.
+    fn make(&mut self, m: Move);
+    /// Takes back the last move played by [`Game::make`].
+    fn unmake(&mut self);
+    /// Passes the turn (null-move pruning). Never called when in check.
+    fn make_null(&mut self);
+    /// Takes back [`Game::make_null`].
+    fn unmake_null(&mut self);
+    /// True when the side to move has material beyond king and pawns/soldiers, so that a null
+    /// move is unlikely to hide zugzwang.
+    fn has_null_material(&self) -> bool;
+
+    /// Static evaluation from the side to move's view, in internal units.
+    fn evaluate(&self) -> Score;
+    /// A verdict of the game's rules on the current position other than "no legal move":
+    /// repetition, the move limit, insufficient material. `ply` is the distance from the search
+    /// root, so that a repetition inside the search counts at its first recurrence while one
+    /// before the root needs a third occurrence. `None` when play goes on.
+    fn rule_score(&self, ply: usize) -> Option<Score>;
+    /// The score when the side to move has no legal move, `ply` plies from the root
+    /// (chess: mated or stalemate; xiangqi: always lost).
+    fn no_move_score(&self, ply: usize) -> Score;
+
+    /// Parses a move in the game's notation and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError>;
+    /// Writes a move in the game's notation (`e2e4`, `e7e8q`; ICCS `h2e2`).
+    fn move_text(&self, m: Move) -> String;
+
+    /// Counts the leaf nodes of the legal move tree `depth` plies deep.
+    fn perft(&mut self, depth: u32) -> u64;
+}
+
+/// Counts leaves under each root move: `(move text, count)` in generation order.
+pub fn perft_divide<G: Game>(game: &mut G, depth: u32) -> Vec<(String, u64)> {
+    let mut list = MoveList::new();
+    game.legal_moves(&mut list);
+    let mut out = Vec::with_capacity(list.len());
+    for &m in list.iter() {
+        let text = game.move_text(m);
+        let count = if depth <= 1 {
+            1
+        } else {
+            game.make(m);
+            let n = game.perft(depth - 1);
+            game.unmake();
+            n
+        };
+        out.push((text, count));
+    }
+    out
+}

@@ -1,0 +1,12 @@
+//! Chariot: a chess and xiangqi engine in one binary.
+//!
+//! The library holds everything; `main.rs` only parses the command line. Layout follows the
+//! architecture: [`game`] is the contract, [`chess`] and [`xiangqi`] implement it, [`search`] is
+//! written once over it, and [`protocol`] turns text into commands and results into text.
+
+#![warn(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod chess;
+pub mod game;
+pub mod xiangqi;
