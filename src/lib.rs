@@ -2,11 +2,16 @@
 //!
 //! The library holds everything; `main.rs` only parses the command line. Layout follows the
 //! architecture: [`game`] is the contract, [`chess`] and [`xiangqi`] implement it, [`search`] is
-//! written once over it, and [`protocol`] turns text into commands and results into text.
+//! written once over it, [`engine`] is the controller that owns the session and the search
+//! threads, and [`protocol`] turns text into commands and results into text.
 
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod bench;
 pub mod chess;
+pub mod engine;
 pub mod game;
+pub mod protocol;
+pub mod search;
 pub mod xiangqi;

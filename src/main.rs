@@ -1,1 +1,120 @@
-fn main() {}
+//! The `chariot` command: the protocol loop, or one of the command-line tools.
+
+use chariot::engine::Engine;
+use chariot::game::Variant;
+use chariot::protocol::Protocol;
+use chariot::protocol::output::Output;
+use chariot::protocol::reader;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::BufReader;
+use std::sync::Arc;
+
+/// Chariot: a chess engine (UCI) and a xiangqi engine (UCCI, or UCI Pikafish-style) in one.
+#[derive(Parser)]
+#[command(version, about, args_conflicts_with_subcommands = true)]
+struct Cli {
+    /// The game UCI plays until told otherwise (UCCI always plays xiangqi).
+    #[arg(long, value_enum)]
+    variant: Option<VariantArg>,
+    /// Append every line in and out to this file.
+    #[arg(long)]
+    log: Option<String>,
+    #[command(subcommand)]
+    tool: Option<Tool>,
+    /// Commands to run in order before exiting (e.g. `ucci "position startpos" "go depth 8"`).
+    commands: Vec<String>,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum VariantArg {
+    Chess,
+    Xiangqi,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Variant {
+        match v {
+            VariantArg::Chess => Variant::Chess,
+            VariantArg::Xiangqi => Variant::Xiangqi,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum Tool {
+    /// Search fixed positions of both games and print the node count (the search's signature).
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = chariot::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Count the legal move tree.
+    Perft {
+        /// The game.
+        #[arg(long, value_enum, default_value = "chess")]
+        variant: VariantArg,
+        /// The position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Plies.
+        depth: u32,
+        /// Print the count under each root move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.tool {
+        Some(Tool::Bench { depth, threads }) => {
+            chariot::bench::run(depth, threads);
+        }
+        Some(Tool::Perft { variant, fen, depth, divide }) => {
+            let result = match Variant::from(variant) {
+                Variant::Chess => {
+                    chariot::bench::perft::<chariot::chess::Chess>(fen.as_deref(), depth, divide)
+                }
+                Variant::Xiangqi => chariot::bench::perft::<chariot::xiangqi::Xiangqi>(
+                    fen.as_deref(),
+                    depth,
+                    divide,
+                ),
+            };
+            if let Err(e) = result {
+                eprintln!("chariot perft: {e}");
+                std::process::exit(2);
+            }
+        }
+        None => run_loop(cli),
+    }
+}
+
+/// The protocol loop: a reader thread feeds the controller until `quit` or end of input.
+fn run_loop(cli: Cli) {
+    let out = Arc::new(Output::stdout());
+    if let Some(path) = &cli.log
+        && let Err(e) = out.set_log(path)
+    {
+        eprintln!("chariot: cannot open log file '{path}': {e}");
+    }
+    let variant = cli.variant.map(Variant::from);
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let spawned = if cli.commands.is_empty() {
+        reader::spawn(BufReader::new(std::io::stdin()), tx, out.clone(), None)
+    } else {
+        let script = cli.commands.join("\n") + "\n";
+        reader::spawn(std::io::Cursor::new(script.into_bytes()), tx, out.clone(), None)
+    };
+    if let Err(e) = spawned {
+        eprintln!("chariot: cannot start the input thread: {e}");
+        std::process::exit(1);
+    }
+    Engine::new(out, None::<Protocol>, variant).run(rx);
+}

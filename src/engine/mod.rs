@@ -1,0 +1,455 @@
+//! The controller: owns the session (protocol, game, position, options, hash table) and the
+//! running search, and executes commands in order.
+//!
+//! It never blocks on the search. While a search runs, `stop`, `ponderhit`, `isready`, `debug`
+//! and `quit` act at once; every other command waits in a queue until the search has answered,
+//! and then runs in order, so nothing is dropped. The game is chosen here, once per command:
+//! everything below [`Engine::start`] is monomorphised for one game.
+
+pub mod options;
+
+use crate::chess::Chess;
+use crate::game::{Game, MoveList, Variant, perft_divide};
+use crate::protocol::output::Output;
+use crate::protocol::reader::Event;
+use crate::protocol::{Command, Limits, Protocol, Report, Start};
+use crate::search::pool::{self, Reporter, Signals};
+use crate::search::time::Budget;
+use crate::search::tt::Table;
+use crate::search::{Worker, to_eval};
+use crate::xiangqi::Xiangqi;
+use crossbeam_channel::{Receiver, Sender, select};
+use options::{Change, Settings};
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// A position of either game.
+#[derive(Clone)]
+pub enum Board {
+    /// A chess position.
+    Chess(Box<Chess>),
+    /// A xiangqi position.
+    Xiangqi(Box<Xiangqi>),
+}
+
+impl Board {
+    /// The starting position of `variant`.
+    pub fn startpos(variant: Variant) -> Board {
+        match variant {
+            Variant::Chess => Board::Chess(Box::new(Chess::startpos())),
+            Variant::Xiangqi => Board::Xiangqi(Box::new(Xiangqi::startpos())),
+        }
+    }
+
+    /// Sets up `start` and plays `moves` in `variant`; on error nothing is applied and the
+    /// message names the bad FEN field or the first bad move.
+    pub fn setup(variant: Variant, start: &Start, moves: &[String]) -> Result<Board, String> {
+        fn build<G: Game>(start: &Start, moves: &[String]) -> Result<G, String> {
+            let mut board = match start {
+                Start::Startpos => G::startpos(),
+                Start::Fen(fen) => G::from_fen(fen).map_err(|e| format!("invalid FEN: {e}"))?,
+            };
+            for (i, text) in moves.iter().enumerate() {
+                let m = board.parse_move(text).map_err(|e| format!("move {} {e}", i + 1))?;
+                board.make(m);
+            }
+            Ok(board)
+        }
+        Ok(match variant {
+            Variant::Chess => Board::Chess(Box::new(build(start, moves)?)),
+            Variant::Xiangqi => Board::Xiangqi(Box::new(build(start, moves)?)),
+        })
+    }
+}
+
+/// Guesses the game from a FEN's shape: ten ranks mean xiangqi, eight mean chess.
+pub fn variant_of_fen(fen: &str) -> Option<Variant> {
+    let board = fen.split_whitespace().next()?;
+    match board.split('/').count() {
+        8 => Some(Variant::Chess),
+        10 => Some(Variant::Xiangqi),
+        _ => None,
+    }
+}
+
+/// A search in progress.
+struct Running {
+    handle: JoinHandle<()>,
+    signals: Arc<Signals>,
+    /// `go infinite` or `go ponder`: end of input stops it instead of waiting.
+    unbounded: bool,
+}
+
+/// The session.
+pub struct Engine {
+    out: Arc<Output>,
+    protocol: Option<Protocol>,
+    variant: Variant,
+    /// `None` after a rejected `position`: the next `go` refuses instead of searching a stale one.
+    board: Option<Board>,
+    /// Why the position is invalid, to repeat on `go`.
+    invalid_reason: String,
+    banned: Vec<String>,
+    settings: Settings,
+    tt: Arc<Table>,
+    debug: bool,
+    running: Option<Running>,
+    pending: VecDeque<Command>,
+    eof: bool,
+    done_tx: Sender<()>,
+    done_rx: Receiver<()>,
+}
+
+impl Engine {
+    /// A fresh session writing to `out`; `variant` is the game until a protocol says otherwise.
+    pub fn new(out: Arc<Output>, protocol: Option<Protocol>, variant: Option<Variant>) -> Self {
+        let (done_tx, done_rx) = crossbeam_channel::unbounded();
+        let variant = variant.or(protocol.map(Protocol::default_variant)).unwrap_or(Variant::Chess);
+        let settings = Settings::default();
+        Engine {
+            out,
+            protocol,
+            variant,
+            board: Some(Board::startpos(variant)),
+            invalid_reason: String::new(),
+            banned: Vec::new(),
+            tt: Arc::new(Table::new(settings.hash_mb)),
+            settings,
+            debug: false,
+            running: None,
+            pending: VecDeque::new(),
+            eof: false,
+            done_tx,
+            done_rx,
+        }
+    }
+
+    fn reporter(&self) -> Reporter {
+        Reporter { out: self.out.clone(), protocol: self.protocol.unwrap_or(Protocol::Uci) }
+    }
+
+    fn send(&self, report: Report) {
+        self.reporter().send(&report);
+    }
+
+    /// Runs until `quit`, or until input has ended and every command has been answered.
+    pub fn run(mut self, inbox: Receiver<Event>) {
+        loop {
+            select! {
+                recv(inbox) -> event => match event {
+                    Ok(Event::Protocol(p)) => self.set_protocol(p),
+                    Ok(Event::Command(c)) => {
+                        if !self.on_command(c) {
+                            return;
+                        }
+                    }
+                    Ok(Event::Bad(e)) => self.send(Report::Error(e.to_string())),
+                    Ok(Event::Eof) | Err(_) => {
+                        if !self.eof {
+                            self.eof = true;
+                            self.on_eof();
+                        }
+                    }
+                },
+                recv(self.done_rx) -> _ => {
+                    self.finish_search();
+                    if !self.drain() {
+                        return;
+                    }
+                }
+            }
+            if self.eof && self.running.is_none() && self.pending.is_empty() {
+                return;
+            }
+        }
+    }
+
+    fn set_protocol(&mut self, p: Protocol) {
+        if self.protocol.is_none() {
+            self.protocol = Some(p);
+            if p == Protocol::Ucci && self.variant != Variant::Xiangqi {
+                self.set_variant(Variant::Xiangqi);
+            }
+        }
+    }
+
+    fn set_variant(&mut self, v: Variant) {
+        if v != self.variant {
+            self.variant = v;
+            self.board = Some(Board::startpos(v));
+            self.banned.clear();
+            if let Some(tt) = Arc::get_mut(&mut self.tt) {
+                tt.clear();
+            }
+        }
+    }
+
+    /// Handles a command as it arrives. Returns false when the session is over.
+    fn on_command(&mut self, c: Command) -> bool {
+        if let Some(run) = &self.running {
+            match c {
+                Command::IsReady => self.send(Report::Ready),
+                Command::Stop => run.signals.stop(),
+                Command::PonderHit { .. } => run.signals.ponderhit(),
+                Command::Debug(on) => self.debug = on,
+                Command::Quit => {
+                    run.signals.stop();
+                    self.finish_search();
+                    self.quit();
+                    return false;
+                }
+                other => self.pending.push_back(other),
+            }
+            return true;
+        }
+        self.execute(c)
+    }
+
+    /// After a search: runs queued commands until one starts a new search.
+    fn drain(&mut self) -> bool {
+        while self.running.is_none() {
+            let Some(c) = self.pending.pop_front() else { break };
+            if !self.execute(c) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn on_eof(&mut self) {
+        if let Some(run) = &self.running
+            && run.unbounded
+        {
+            run.signals.stop();
+        }
+    }
+
+    fn finish_search(&mut self) {
+        if let Some(run) = self.running.take() {
+            let _ = run.handle.join();
+            // Drain the completion notice if the join came first (quit).
+            while self.done_rx.try_recv().is_ok() {}
+        }
+    }
+
+    fn quit(&self) {
+        if self.protocol == Some(Protocol::Ucci) {
+            self.send(Report::Bye);
+        }
+    }
+
+    /// Executes a command while no search runs. Returns false on `quit`.
+    fn execute(&mut self, c: Command) -> bool {
+        match c {
+            Command::Hello => self.send(Report::Hello { variant: self.variant }),
+            Command::IsReady => self.send(Report::Ready),
+            Command::NewGame => {
+                if let Some(tt) = Arc::get_mut(&mut self.tt) {
+                    tt.clear();
+                }
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { start, moves } => self.set_position(start, moves),
+            Command::BanMoves(moves) => self.ban(moves),
+            Command::Go(limits) => self.go(limits),
+            Command::Stop => {
+                // UCCI answers a stop while idle; UCI has nothing to say.
+                if self.protocol == Some(Protocol::Ucci) {
+                    self.send(Report::BestMove {
+                        best: None,
+                        ponder: None,
+                        draw: false,
+                        resign: false,
+                    });
+                }
+            }
+            Command::PonderHit { .. } => {}
+            Command::Debug(on) => self.debug = on,
+            Command::Quit => {
+                self.quit();
+                return false;
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let change = match options::parse(name, value) {
+            Ok(c) => c,
+            Err(options::OptionError::Unknown(n)) if self.protocol == Some(Protocol::Ucci) => {
+                // UCCI: an option the engine does not know is ignored without harm.
+                if self.debug {
+                    self.send(Report::Message(format!("ignoring unknown option '{n}'")));
+                }
+                return;
+            }
+            Err(e) => return self.send(Report::Error(e.to_string())),
+        };
+        match change {
+            Change::Hash(mb) => {
+                self.settings.hash_mb = mb;
+                match Arc::get_mut(&mut self.tt) {
+                    Some(tt) => tt.resize(mb),
+                    None => self.tt = Arc::new(Table::new(mb)),
+                }
+            }
+            Change::Threads(n) => self.settings.threads = n,
+            Change::Overhead(ms) => self.settings.overhead_ms = ms,
+            Change::ClearHash => {
+                if let Some(tt) = Arc::get_mut(&mut self.tt) {
+                    tt.clear();
+                }
+            }
+            Change::Variant(v) => self.set_variant(v),
+            Change::None => {}
+        }
+    }
+
+    fn set_position(&mut self, start: Start, moves: Vec<String>) {
+        self.banned.clear();
+        if let Start::Fen(fen) = &start
+            && let Some(v) = variant_of_fen(fen)
+            && v != self.variant
+        {
+            self.set_variant(v);
+            self.send(Report::Message(format!("variant set to {} by the FEN", v.name())));
+        }
+        match Board::setup(self.variant, &start, &moves) {
+            Ok(b) => self.board = Some(b),
+            Err(e) => {
+                self.send(Report::Error(format!("position rejected: {e}")));
+                self.invalid_reason = e;
+                self.board = None;
+            }
+        }
+    }
+
+    fn ban(&mut self, moves: Vec<String>) {
+        let Some(board) = &self.board else { return };
+        let check = |text: &String| -> Option<String> {
+            let legal = match board {
+                Board::Chess(b) => b.parse_move(text).map(|_| ()),
+                Board::Xiangqi(b) => b.parse_move(text).map(|_| ()),
+            };
+            legal.err().map(|e| e.to_string())
+        };
+        for text in &moves {
+            if let Some(e) = check(text) {
+                self.send(Report::Error(format!("banmoves: {e}")));
+            }
+        }
+        self.banned = moves;
+    }
+
+    fn go(&mut self, mut limits: Limits) {
+        let Some(board) = self.board.clone() else {
+            self.send(Report::Error(format!(
+                "no valid position to search ({})",
+                self.invalid_reason
+            )));
+            self.send(Report::BestMove { best: None, ponder: None, draw: false, resign: false });
+            return;
+        };
+        // UCI has no use for a depth-0 search; it means "at least move".
+        if self.protocol != Some(Protocol::Ucci) && limits.depth == Some(0) {
+            limits.depth = Some(1);
+        }
+        match board {
+            Board::Chess(b) => self.start(*b, limits),
+            Board::Xiangqi(b) => self.start(*b, limits),
+        }
+    }
+
+    /// Starts a search (or perft) of `board` on its own thread. Everything below is
+    /// monomorphised for `G`.
+    fn start<G: Game>(&mut self, board: G, limits: Limits) {
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            tt.new_search();
+        }
+        let side = board.side_to_move().index();
+        let budget = Budget::plan(&limits, side, self.settings.overhead_ms);
+        let signals = Arc::new(Signals::new(&limits, budget, self.settings.threads));
+        let unbounded = limits.infinite || limits.ponder || limits.is_unbounded();
+        let reporter = self.reporter();
+        let tt = self.tt.clone();
+        let done = self.done_tx.clone();
+        let threads = self.settings.threads;
+        let ucci = self.protocol == Some(Protocol::Ucci);
+        let (root, rejected) = pool::root_moves(&board, &limits.searchmoves, &self.banned);
+        for text in rejected {
+            self.send(Report::Error(format!("'{text}' is not a legal move here")));
+        }
+        let sig = signals.clone();
+        let job = move || {
+            if let Some(depth) = limits.perft {
+                let mut b = board;
+                let mut total = 0;
+                for (mv, nodes) in perft_divide(&mut b, depth.max(1)) {
+                    total += nodes;
+                    reporter.send(&Report::PerftMove { mv, nodes });
+                }
+                reporter.send(&Report::PerftTotal { nodes: total });
+            } else if root.is_empty() {
+                let mut legal = MoveList::new();
+                board.legal_moves(&mut legal);
+                if legal.is_empty() {
+                    // No legal move: the verdict is the only thing to report.
+                    let score = to_eval::<G>(board.no_move_score(0));
+                    reporter.send(&Report::Static { score });
+                }
+                sig.wait_until_answerable();
+                reporter.send(&Report::BestMove {
+                    best: None,
+                    ponder: None,
+                    draw: false,
+                    resign: false,
+                });
+            } else if ucci && limits.depth == Some(0) {
+                // UCCI `go depth 0`: the quiescence score, and no move.
+                let mut w = Worker::new(board.clone(), root, &tt, &sig, 0);
+                let score = to_eval::<G>(w.static_score());
+                reporter.send(&Report::Static { score });
+                reporter.send(&Report::BestMove {
+                    best: None,
+                    ponder: None,
+                    draw: false,
+                    resign: false,
+                });
+            } else {
+                let answer = pool::search(&board, root, threads, &tt, &sig, &reporter);
+                sig.wait_until_answerable();
+                let text = |m: Option<crate::game::Move>| m.map(|m| board.move_text(m));
+                let ponder = answer.best.and_then(|b| {
+                    let mut after = board.clone();
+                    after.make(b);
+                    answer.ponder.filter(|&p| after.is_legal(p)).map(|p| after.move_text(p))
+                });
+                reporter.send(&Report::BestMove {
+                    best: text(answer.best),
+                    ponder,
+                    draw: false,
+                    resign: false,
+                });
+            }
+            let _ = done.send(());
+        };
+        match std::thread::Builder::new().name("search".into()).spawn(job) {
+            Ok(handle) => {
+                if self.eof && unbounded {
+                    signals.stop();
+                }
+                self.running = Some(Running { handle, signals, unbounded });
+            }
+            Err(e) => {
+                self.send(Report::Error(format!("cannot start the search thread: {e}")));
+                self.send(Report::BestMove {
+                    best: None,
+                    ponder: None,
+                    draw: false,
+                    resign: false,
+                });
+            }
+        }
+    }
+}

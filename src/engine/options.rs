@@ -1,0 +1,159 @@
+//! The engine's options: what each protocol announces, and how a `setoption` is checked.
+//!
+//! Only options with a real effect are announced. Names match case-insensitively; UCI and
+//! UCCI spell some of them differently (`Hash` / `hashsize`) but set the same setting.
+
+use crate::game::Variant;
+use crate::search::time::DEFAULT_OVERHEAD_MS;
+
+/// Hash table size limits, in MB.
+pub const HASH_DEFAULT: usize = 16;
+/// The largest hash table accepted, in MB.
+pub const HASH_MAX: usize = 65_536;
+/// The most search threads accepted.
+pub const THREADS_MAX: usize = 256;
+/// The most milliseconds of move overhead accepted.
+pub const OVERHEAD_MAX: u64 = 5_000;
+
+/// The engine's settings, as options set them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Milliseconds kept back from every clock.
+    pub overhead_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { hash_mb: HASH_DEFAULT, threads: 1, overhead_ms: DEFAULT_OVERHEAD_MS }
+    }
+}
+
+/// A validated `setoption`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Resize the hash table.
+    Hash(usize),
+    /// Set the number of search threads.
+    Threads(usize),
+    /// Set the move overhead.
+    Overhead(u64),
+    /// Empty the hash table.
+    ClearHash,
+    /// Switch the game.
+    Variant(Variant),
+    /// An option that needs no engine action (UCCI `usemillisec`, handled by the front-end).
+    None,
+}
+
+/// The UCI `option` lines.
+pub fn uci_lines(variant: Variant) -> Vec<String> {
+    vec![
+        format!("option name Hash type spin default {HASH_DEFAULT} min 1 max {HASH_MAX}"),
+        format!("option name Threads type spin default 1 min 1 max {THREADS_MAX}"),
+        format!(
+            "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {OVERHEAD_MAX}"
+        ),
+        "option name Clear Hash type button".to_string(),
+        format!(
+            "option name UCI_Variant type combo default {} var chess var xiangqi",
+            variant.name()
+        ),
+    ]
+}
+
+/// The UCCI `option` lines (no `name` keyword, as the spec writes them).
+pub fn ucci_lines() -> Vec<String> {
+    vec![
+        "option usemillisec type check default false".to_string(),
+        format!("option hashsize type spin min 1 max {HASH_MAX} default {HASH_DEFAULT}"),
+        format!("option threads type spin min 1 max {THREADS_MAX} default 1"),
+        "option clearhash type button".to_string(),
+    ]
+}
+
+/// Why a `setoption` was refused; the message names the offending token.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    /// No such option.
+    #[error("unknown option '{0}'")]
+    Unknown(String),
+    /// The value is missing, not a number, or out of range.
+    #[error("bad value '{value}' for option '{name}' ({expected})")]
+    Value {
+        /// The option.
+        name: String,
+        /// The value as given.
+        value: String,
+        /// What would have been accepted.
+        expected: String,
+    },
+}
+
+fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    name: &str,
+    value: Option<&str>,
+    min: T,
+    max: T,
+) -> Result<T, OptionError> {
+    let bad = || OptionError::Value {
+        name: name.to_string(),
+        value: value.unwrap_or("").to_string(),
+        expected: format!("a number from {min} to {max}"),
+    };
+    let v: T = value.ok_or_else(bad)?.trim().parse().map_err(|_| bad())?;
+    if v < min || v > max {
+        return Err(bad());
+    }
+    Ok(v)
+}
+
+/// Checks a `setoption` and says what it changes.
+pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+    match name.to_ascii_lowercase().as_str() {
+        "hash" | "hashsize" => {
+            // UCCI allows 0 for "engine's choice".
+            let mb = spin(name, value, 0, HASH_MAX)?;
+            Ok(Change::Hash(if mb == 0 { HASH_DEFAULT } else { mb }))
+        }
+        "threads" => {
+            let n = spin(name, value, 0, THREADS_MAX)?;
+            Ok(Change::Threads(n.max(1)))
+        }
+        "move overhead" => Ok(Change::Overhead(spin(name, value, 0, OVERHEAD_MAX)?)),
+        "clear hash" | "clearhash" => Ok(Change::ClearHash),
+        "uci_variant" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("chess") => Ok(Change::Variant(Variant::Chess)),
+            Some("xiangqi") => Ok(Change::Variant(Variant::Xiangqi)),
+            _ => Err(OptionError::Value {
+                name: name.to_string(),
+                value: value.unwrap_or("").to_string(),
+                expected: "chess or xiangqi".to_string(),
+            }),
+        },
+        "usemillisec" => Ok(Change::None),
+        _ => Err(OptionError::Unknown(name.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_checked() {
+        assert_eq!(parse("hash", Some("64")), Ok(Change::Hash(64)));
+        assert_eq!(parse("HashSize", Some("0")), Ok(Change::Hash(HASH_DEFAULT)));
+        assert!(
+            matches!(parse("Hash", Some("lots")), Err(OptionError::Value { value, .. }) if value == "lots")
+        );
+        assert!(matches!(parse("Threads", Some("100000")), Err(OptionError::Value { .. })));
+        assert!(
+            matches!(parse("Frobnicate", None), Err(OptionError::Unknown(n)) if n == "Frobnicate")
+        );
+        assert_eq!(parse("uci_variant", Some("Xiangqi")), Ok(Change::Variant(Variant::Xiangqi)));
+    }
+}

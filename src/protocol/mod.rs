@@ -1,0 +1,308 @@
+//! The edges: text in, text out.
+//!
+//! A front-end ([`uci`] or [`ucci`]) turns one input line into a protocol-neutral [`Command`] and
+//! turns the search's plain [`Report`]s back into lines. Nothing behind this module sees protocol
+//! text, and nothing here changes a game rule.
+
+pub mod output;
+pub mod reader;
+pub mod ucci;
+pub mod uci;
+
+use crate::game::Variant;
+
+/// The protocol a session speaks, fixed by the first recognised command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCI: chess, or xiangqi Pikafish-style.
+    Uci,
+    /// UCCI: xiangqi.
+    Ucci,
+}
+
+impl Protocol {
+    /// Picks the protocol from a line's first recognised token, if it names one.
+    pub fn select(line: &str) -> Option<Protocol> {
+        match line.split_whitespace().next() {
+            Some("uci") => Some(Protocol::Uci),
+            Some("ucci") => Some(Protocol::Ucci),
+            _ => None,
+        }
+    }
+
+    /// The game a session of this protocol plays until told otherwise.
+    pub fn default_variant(self) -> Variant {
+        match self {
+            Protocol::Uci => Variant::Chess,
+            Protocol::Ucci => Variant::Xiangqi,
+        }
+    }
+
+    /// Formats a report from the engine as one output line.
+    pub fn format(self, report: &Report) -> String {
+        match self {
+            Protocol::Uci => uci::format(report),
+            Protocol::Ucci => ucci::format(report),
+        }
+    }
+}
+
+/// A front-end: parses lines for one protocol, keeping the little state that is pure
+/// presentation (UCCI's time unit).
+#[derive(Clone, Debug)]
+pub struct Frontend {
+    protocol: Protocol,
+    /// UCCI: times are milliseconds rather than seconds (`setoption usemillisec true`).
+    millisec: bool,
+}
+
+impl Frontend {
+    /// A front-end for `protocol`.
+    pub fn new(protocol: Protocol) -> Self {
+        Frontend { protocol, millisec: false }
+    }
+
+    /// The protocol spoken.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    /// Parses one input line (already trimmed of its line ending) into a command.
+    /// `Ok(None)` means "nothing to do" (blank line, comment).
+    pub fn parse(&mut self, line: &str) -> Result<Option<Command>, ParseError> {
+        match self.protocol {
+            Protocol::Uci => uci::parse(line),
+            Protocol::Ucci => ucci::parse(line, &mut self.millisec),
+        }
+    }
+}
+
+/// Where a position starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The game's standard starting position.
+    Startpos,
+    /// A position given as FEN.
+    Fen(String),
+}
+
+/// What `go` asks for, in protocol-neutral form. Times are in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop after this many plies of iterative deepening.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Search exactly this long.
+    pub movetime: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder: search without the clock until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// The clock, if the GUI sent one.
+    pub clock: Option<Clock>,
+    /// Only these root moves (game notation).
+    pub searchmoves: Vec<String>,
+    /// Count the move tree instead of searching.
+    pub perft: Option<u32>,
+    /// The opponent offers a draw (UCCI `go draw`).
+    pub draw_offer: bool,
+}
+
+impl Limits {
+    /// True when the search has no natural end and waits for `stop`.
+    pub fn is_unbounded(&self) -> bool {
+        self.infinite
+            || (self.depth.is_none()
+                && self.nodes.is_none()
+                && self.movetime.is_none()
+                && self.mate.is_none()
+                && self.clock.is_none())
+    }
+}
+
+/// A clock as GUIs send it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// UCI style: both sides' times and increments, indexed by side.
+    Sides {
+        /// Remaining time of white/red and black, if given.
+        time: [Option<u64>; 2],
+        /// Increment of white/red and black.
+        inc: [u64; 2],
+        /// Moves until the next time control.
+        movestogo: Option<u32>,
+    },
+    /// UCCI style: the side to move's own time.
+    Own {
+        /// Remaining time.
+        time: u64,
+        /// Increment per move.
+        inc: u64,
+        /// Moves until the next time control.
+        movestogo: Option<u32>,
+    },
+}
+
+/// A protocol-neutral command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// The handshake (`uci`, `ucci`): identify and list options.
+    Hello,
+    /// `isready`.
+    IsReady,
+    /// A new game: clear hash and history.
+    NewGame,
+    /// Set an option; the name is kept as given, matching is case-insensitive.
+    SetOption {
+        /// The option's name.
+        name: String,
+        /// Its value, if any.
+        value: Option<String>,
+    },
+    /// Set up a position.
+    Position {
+        /// The starting point.
+        start: Start,
+        /// Moves played from it, in game notation.
+        moves: Vec<String>,
+    },
+    /// Exclude root moves until the next `position` (UCCI `banmoves`).
+    BanMoves(Vec<String>),
+    /// Start searching.
+    Go(Limits),
+    /// Stop searching and answer.
+    Stop,
+    /// The predicted move was played: pondering becomes a timed search.
+    PonderHit {
+        /// The opponent offers a draw with it (UCCI `ponderhit draw`).
+        draw_offer: bool,
+    },
+    /// Switch debug output.
+    Debug(bool),
+    /// Leave.
+    Quit,
+}
+
+/// Why a line could not be understood; printed as one line naming the offending token.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// The first word is no command this protocol knows.
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    /// A value was expected after a keyword.
+    #[error("'{0}' needs a value")]
+    Missing(String),
+    /// A value is not a number (or out of range).
+    #[error("'{value}' after '{keyword}' is not a valid number")]
+    Number {
+        /// The keyword the value belongs to.
+        keyword: String,
+        /// The value as given.
+        value: String,
+    },
+    /// Any other malformed command.
+    #[error("{0}")]
+    Malformed(String),
+}
+
+/// A score as the search reports it, already in protocol units.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// Centipawns (chess) or UCCI units (xiangqi: horse = 100).
+    Cp(i32),
+    /// Mate in this many plies: positive when the side to move mates, negative when it is mated.
+    MatePlies(i32),
+}
+
+/// Whether a reported score is exact or a bound from a failed aspiration window.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// An exact score.
+    Exact,
+    /// The true score is at least this.
+    Lower,
+    /// The true score is at most this.
+    Upper,
+}
+
+/// Something the engine tells the GUI; front-ends turn it into text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Report {
+    /// The reply to the handshake.
+    Hello {
+        /// The game the session plays now.
+        variant: Variant,
+    },
+    /// `readyok`.
+    Ready,
+    /// One finished iteration (or an aspiration fail) of the search.
+    Iteration {
+        /// Nominal depth.
+        depth: u32,
+        /// Deepest ply reached.
+        seldepth: u32,
+        /// Score for the side to move.
+        score: Eval,
+        /// Exactness of the score.
+        bound: Bound,
+        /// Nodes searched so far.
+        nodes: u64,
+        /// Milliseconds since the search began.
+        time_ms: u64,
+        /// Permille of the hash table in use.
+        hashfull: u32,
+        /// The principal variation, in game notation.
+        pv: Vec<String>,
+    },
+    /// The static score only (`go depth 0`): UCCI prints `info depth 0 score s`.
+    Static {
+        /// The score.
+        score: Eval,
+    },
+    /// Progress: nodes and time.
+    Progress {
+        /// Nodes searched so far.
+        nodes: u64,
+        /// Milliseconds since the search began.
+        time_ms: u64,
+    },
+    /// The root move being searched.
+    CurrMove {
+        /// The move, in game notation.
+        mv: String,
+        /// Its 1-based number in the root move order.
+        number: usize,
+    },
+    /// The search's answer.
+    BestMove {
+        /// The move, or `None` when there is none to play.
+        best: Option<String>,
+        /// The expected reply.
+        ponder: Option<String>,
+        /// Offer or accept a draw (UCCI).
+        draw: bool,
+        /// Resign (UCCI).
+        resign: bool,
+    },
+    /// One line of perft divide output.
+    PerftMove {
+        /// The root move.
+        mv: String,
+        /// Leaves below it.
+        nodes: u64,
+    },
+    /// The perft total.
+    PerftTotal {
+        /// All leaves.
+        nodes: u64,
+    },
+    /// A message for the user.
+    Message(String),
+    /// An error the user should read.
+    Error(String),
+    /// The answer to `quit` (UCCI `bye`).
+    Bye,
+}

@@ -1,0 +1,93 @@
+//! The stdin reader thread: the only code that touches input.
+//!
+//! It reads raw byte lines (any length, `\r\n` or `\n`, invalid UTF-8 replaced), waits for the
+//! first line that names a protocol, and from then on parses every line with that protocol's
+//! front-end and forwards the result to the controller's inbox. It never blocks on the search.
+
+use super::output::Output;
+use super::{Command, Frontend, ParseError, Protocol};
+use crossbeam_channel::Sender;
+use std::io::BufRead;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// What the reader tells the controller.
+#[derive(Debug)]
+pub enum Event {
+    /// The session speaks this protocol from now on (sent once, before its first command).
+    Protocol(Protocol),
+    /// A parsed command.
+    Command(Command),
+    /// A line that could not be parsed.
+    Bad(ParseError),
+    /// Input has ended.
+    Eof,
+}
+
+/// The line printed when input arrives before a protocol has been chosen.
+pub const HINT: &str =
+    "Chariot: type 'uci' for chess (UCI) or 'ucci' for xiangqi (UCCI) first; 'quit' leaves";
+
+/// Starts the reader thread on `input`; events go to `inbox`.
+pub fn spawn(
+    input: impl BufRead + Send + 'static,
+    inbox: Sender<Event>,
+    out: Arc<Output>,
+    preset: Option<Protocol>,
+) -> std::io::Result<JoinHandle<()>> {
+    std::thread::Builder::new().name("reader".into()).spawn(move || run(input, inbox, out, preset))
+}
+
+fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, preset: Option<Protocol>) {
+    let mut frontend = preset.map(Frontend::new);
+    let mut raw = Vec::new();
+    loop {
+        raw.clear();
+        match input.read_until(b'\n', &mut raw) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("stdin: {e}");
+                break;
+            }
+        }
+        let text = String::from_utf8_lossy(&raw);
+        let line = text.trim_end_matches(['\n', '\r']).trim();
+        out.log_input(line);
+        let fe = match frontend.as_mut() {
+            Some(fe) => fe,
+            None => {
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                match Protocol::select(line) {
+                    Some(p) => {
+                        if inbox.send(Event::Protocol(p)).is_err() {
+                            return;
+                        }
+                        frontend.insert(Frontend::new(p))
+                    }
+                    None if line.split_whitespace().next() == Some("quit") => {
+                        let _ = inbox.send(Event::Command(Command::Quit));
+                        return;
+                    }
+                    None => {
+                        out.line(HINT);
+                        continue;
+                    }
+                }
+            }
+        };
+        let event = match fe.parse(line) {
+            Ok(Some(command)) => Event::Command(command),
+            Ok(None) => continue,
+            Err(e) => Event::Bad(e),
+        };
+        let quit = matches!(event, Event::Command(Command::Quit));
+        if inbox.send(event).is_err() || quit {
+            return;
+        }
+    }
+    let _ = inbox.send(Event::Eof);
+}

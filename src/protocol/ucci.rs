@@ -1,0 +1,221 @@
+//! UCCI: xiangqi, as ElephantEye speaks it.
+//!
+//! Differences from UCI that GUIs notice: scores are bare numbers (no `cp`) with mates shown as
+//! ±(10000 − plies), times are seconds unless `usemillisec` is on, `nobestmove` replaces
+//! `bestmove (none)`, `quit` is answered by `bye`, and options are listed without `name`.
+
+use super::{Clock, Command, Eval, Limits, ParseError, Report};
+use crate::engine::options;
+
+/// UCCI's mate base: a mate in `n` plies is shown as `MATE_SCORE - n`.
+const MATE_SCORE: i32 = 10_000;
+
+/// Parses one UCCI line. `millisec` is the session's time unit, switched by
+/// `setoption usemillisec`.
+pub fn parse(line: &str, millisec: &mut bool) -> Result<Option<Command>, ParseError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&first, args)) = words.split_first() else {
+        return Ok(None);
+    };
+    let command = match first {
+        _ if first.starts_with('#') => return Ok(None),
+        "ucci" => Command::Hello,
+        "isready" => Command::IsReady,
+        "setoption" => {
+            let command = parse_setoption(args)?;
+            if let Command::SetOption { name, value } = &command
+                && name.eq_ignore_ascii_case("usemillisec")
+            {
+                *millisec = value.as_deref().map(is_true).unwrap_or(true);
+            }
+            command
+        }
+        "position" => super::uci::parse_position(args)?,
+        "banmoves" => Command::BanMoves(args.iter().map(|s| s.to_string()).collect()),
+        "go" => Command::Go(parse_go(args, *millisec)?),
+        "ponderhit" => Command::PonderHit { draw_offer: args.first() == Some(&"draw") },
+        "stop" => Command::Stop,
+        "quit" => Command::Quit,
+        other => return Err(ParseError::Unknown(other.to_string())),
+    };
+    Ok(Some(command))
+}
+
+/// True for the spellings of "on" that UCCI GUIs use.
+pub fn is_true(value: &str) -> bool {
+    matches!(value.to_ascii_lowercase().as_str(), "true" | "on" | "1" | "yes")
+}
+
+/// `setoption <name> [<value>]`, and the UCI form `setoption name <name> value <value>` that
+/// real UCCI clients send.
+fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
+    let (name, value) = if args.first() == Some(&"name") {
+        let rest = &args[1..];
+        match rest.iter().position(|w| *w == "value") {
+            Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
+            None => (rest.join(" "), None),
+        }
+    } else {
+        match args.split_first() {
+            Some((name, [])) => (name.to_string(), None),
+            Some((name, value)) => (name.to_string(), Some(value.join(" "))),
+            None => (String::new(), None),
+        }
+    };
+    if name.is_empty() {
+        return Err(ParseError::Missing("setoption".into()));
+    }
+    Ok(Command::SetOption { name, value })
+}
+
+/// A UCCI time in milliseconds: the value is seconds (fractions allowed) unless `millisec`.
+fn time(
+    keyword: &str,
+    words: &mut std::slice::Iter<'_, &str>,
+    millisec: bool,
+) -> Result<u64, ParseError> {
+    let value: f64 = super::uci::number(keyword, words)?;
+    if !value.is_finite() {
+        return Err(ParseError::Number { keyword: keyword.into(), value: value.to_string() });
+    }
+    let ms = if millisec { value } else { value * 1000.0 };
+    Ok(ms.max(0.0) as u64)
+}
+
+/// `go [ponder | draw] <mode>`; the dual-time form `wtime/btime` is accepted as well.
+fn parse_go(args: &[&str], millisec: bool) -> Result<Limits, ParseError> {
+    let mut limits = Limits::default();
+    let mut own = None;
+    let mut inc = 0;
+    let mut movestogo = None;
+    let mut sides = [None, None];
+    let mut words = args.iter();
+    while let Some(&word) = words.next() {
+        match word {
+            "ponder" => limits.ponder = true,
+            "draw" => limits.draw_offer = true,
+            "infinite" => limits.infinite = true,
+            "depth" => {
+                // `go depth infinite` is also seen in the wild.
+                if words.as_slice().first() == Some(&"infinite") {
+                    words.next();
+                    limits.infinite = true;
+                } else {
+                    limits.depth = Some(super::uci::number(word, &mut words)?);
+                }
+            }
+            "nodes" => limits.nodes = Some(super::uci::number(word, &mut words)?),
+            "time" => own = Some(time(word, &mut words, millisec)?),
+            "increment" => inc = time(word, &mut words, millisec)?,
+            "movestogo" => movestogo = Some(super::uci::number(word, &mut words)?),
+            "wtime" => sides[0] = Some(time(word, &mut words, millisec)?),
+            "btime" => sides[1] = Some(time(word, &mut words, millisec)?),
+            // The opponent's clock is information only; parse it to reject garbage.
+            "opptime" | "oppincrement" => {
+                time(word, &mut words, millisec)?;
+            }
+            "oppmovestogo" => {
+                super::uci::number::<u32>(word, &mut words)?;
+            }
+            "perft" => limits.perft = Some(super::uci::number(word, &mut words)?),
+            _ => {}
+        }
+    }
+    if let Some(time) = own {
+        limits.clock = Some(Clock::Own { time, inc, movestogo });
+    } else if sides.iter().any(Option::is_some) {
+        limits.clock = Some(Clock::Sides { time: sides, inc: [inc, inc], movestogo });
+    }
+    Ok(limits)
+}
+
+fn score(score: Eval) -> i32 {
+    match score {
+        Eval::Cp(cp) => cp,
+        Eval::MatePlies(p) if p >= 0 => MATE_SCORE - p,
+        Eval::MatePlies(p) => -(MATE_SCORE + p),
+    }
+}
+
+/// Formats a report as one UCCI line (or several, for the handshake).
+pub fn format(report: &Report) -> String {
+    match report {
+        Report::Hello { .. } => {
+            let mut lines = vec![
+                format!("id name Chariot {}", env!("CARGO_PKG_VERSION")),
+                "id copyright 2026 the Chariot developers, MIT licence".to_string(),
+                "id author the Chariot developers".to_string(),
+                "id user unknown".to_string(),
+            ];
+            lines.extend(options::ucci_lines());
+            lines.push("ucciok".to_string());
+            lines.join("\n")
+        }
+        Report::Ready => "readyok".to_string(),
+        Report::Iteration { depth, score: s, pv, .. } => {
+            format!("info depth {depth} score {} pv {}", score(*s), pv.join(" "))
+        }
+        Report::Static { score: s } => format!("info depth 0 score {}", score(*s)),
+        Report::Progress { nodes, time_ms } => format!("info time {time_ms} nodes {nodes}"),
+        Report::CurrMove { mv, .. } => format!("info currmove {mv}"),
+        Report::BestMove { best: None, .. } => "nobestmove".to_string(),
+        Report::BestMove { best: Some(b), ponder, draw, resign } => {
+            let mut line = format!("bestmove {b}");
+            if let Some(p) = ponder {
+                line.push_str(&format!(" ponder {p}"));
+            }
+            if *resign {
+                line.push_str(" resign");
+            } else if *draw {
+                line.push_str(" draw");
+            }
+            line
+        }
+        Report::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
+        Report::PerftTotal { nodes } => format!("\nNodes searched: {nodes}\n"),
+        Report::Message(text) => format!("info message {text}"),
+        Report::Error(text) => format!("info message error: {text}"),
+        Report::Bye => "bye".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_unless_millisec() {
+        let mut ms = false;
+        let Ok(Some(Command::Go(l))) = parse("go time 5 increment 1", &mut ms) else { panic!() };
+        assert_eq!(l.clock, Some(Clock::Own { time: 5000, inc: 1000, movestogo: None }));
+        parse("setoption usemillisec true", &mut ms).unwrap();
+        assert!(ms);
+        let Ok(Some(Command::Go(l))) = parse("go time 5000 movestogo 3", &mut ms) else { panic!() };
+        assert_eq!(l.clock, Some(Clock::Own { time: 5000, inc: 0, movestogo: Some(3) }));
+    }
+
+    #[test]
+    fn setoption_both_forms() {
+        let mut ms = false;
+        assert_eq!(
+            parse("setoption hashsize 64", &mut ms),
+            Ok(Some(Command::SetOption { name: "hashsize".into(), value: Some("64".into()) }))
+        );
+        assert_eq!(
+            parse("setoption name usemillisec value true", &mut ms),
+            Ok(Some(Command::SetOption { name: "usemillisec".into(), value: Some("true".into()) }))
+        );
+        assert!(ms);
+    }
+
+    #[test]
+    fn scores_are_bare_with_elephanteye_mates() {
+        assert_eq!(score(Eval::Cp(37)), 37);
+        assert_eq!(score(Eval::MatePlies(3)), 9997);
+        assert_eq!(score(Eval::MatePlies(-2)), -9998);
+        assert_eq!(
+            format(&Report::BestMove { best: None, ponder: None, draw: false, resign: false }),
+            "nobestmove"
+        );
+    }
+}

@@ -1,0 +1,290 @@
+//! UCI: chess, and xiangqi the way GUIs drive Pikafish.
+
+use super::{Bound, Clock, Command, Eval, Limits, ParseError, Report, Start};
+use crate::engine::options;
+
+/// The words that start a UCI command. As the spec says, an unknown word at the start of a
+/// line is skipped and the rest of the line is parsed (`joho debug on` is `debug on`).
+const COMMANDS: &[&str] = &[
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+];
+
+/// Parses one UCI line.
+pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(start) = words.iter().position(|w| COMMANDS.contains(w)) else {
+        return match words.first() {
+            None => Ok(None),
+            Some(w) if w.starts_with('#') => Ok(None),
+            Some(w) => Err(ParseError::Unknown((*w).to_string())),
+        };
+    };
+    let args = &words[start + 1..];
+    let command = match words[start] {
+        "uci" => Command::Hello,
+        "debug" => Command::Debug(args.first() != Some(&"off")),
+        "isready" => Command::IsReady,
+        "setoption" => parse_setoption(args)?,
+        "register" => return Ok(None),
+        "ucinewgame" => Command::NewGame,
+        "position" => parse_position(args)?,
+        "go" => Command::Go(parse_go(args)?),
+        "stop" => Command::Stop,
+        "ponderhit" => Command::PonderHit { draw_offer: false },
+        "quit" => Command::Quit,
+        other => return Err(ParseError::Unknown(other.to_string())),
+    };
+    Ok(Some(command))
+}
+
+/// `setoption name <words> [value <words>]`: names and values may contain spaces.
+fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
+    if args.first() != Some(&"name") {
+        return Err(ParseError::Malformed("setoption needs 'name <option>'".into()));
+    }
+    let rest = &args[1..];
+    let value_at = rest.iter().position(|w| *w == "value");
+    let (name, value) = match value_at {
+        Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
+        None => (rest.join(" "), None),
+    };
+    if name.is_empty() {
+        return Err(ParseError::Missing("name".into()));
+    }
+    Ok(Command::SetOption { name, value })
+}
+
+/// `position startpos | fen <fen> [moves <m>...]`.
+pub(super) fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
+    let moves_at = args.iter().position(|w| *w == "moves").unwrap_or(args.len());
+    let moves = args.get(moves_at + 1..).unwrap_or(&[]).iter().map(|m| m.to_string()).collect();
+    let start = match args.first() {
+        Some(&"startpos") => Start::Startpos,
+        Some(&"fen") => {
+            let fen = args[1..moves_at].join(" ");
+            if fen.is_empty() {
+                return Err(ParseError::Missing("fen".into()));
+            }
+            Start::Fen(fen)
+        }
+        Some(other) => {
+            return Err(ParseError::Malformed(format!(
+                "position expects 'startpos' or 'fen', not '{other}'"
+            )));
+        }
+        None => return Err(ParseError::Missing("position".into())),
+    };
+    Ok(Command::Position { start, moves })
+}
+
+/// Reads the number after `keyword`, advancing the cursor.
+pub(super) fn number<T: std::str::FromStr>(
+    keyword: &str,
+    words: &mut std::slice::Iter<'_, &str>,
+) -> Result<T, ParseError> {
+    let Some(value) = words.next() else {
+        return Err(ParseError::Missing(keyword.to_string()));
+    };
+    value
+        .parse()
+        .map_err(|_| ParseError::Number { keyword: keyword.to_string(), value: value.to_string() })
+}
+
+/// A UCI time, which GUIs occasionally send negative when the clock ran out: treat as 0.
+fn time(keyword: &str, words: &mut std::slice::Iter<'_, &str>) -> Result<u64, ParseError> {
+    let t: i64 = number(keyword, words)?;
+    Ok(t.max(0) as u64)
+}
+
+/// `go` with any subset and order of its arguments; unknown tokens are skipped.
+fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
+    let mut limits = Limits::default();
+    let mut time_of = [None, None];
+    let mut inc = [0, 0];
+    let mut movestogo = None;
+    let mut words = args.iter();
+    while let Some(&word) = words.next() {
+        match word {
+            "searchmoves" => {
+                // Moves run until the next keyword.
+                let rest: Vec<&str> = words.clone().copied().collect();
+                let n = rest.iter().take_while(|w| !GO_KEYWORDS.contains(w)).count();
+                limits.searchmoves = rest[..n].iter().map(|s| s.to_string()).collect();
+                for _ in 0..n {
+                    words.next();
+                }
+            }
+            "ponder" => limits.ponder = true,
+            "infinite" => limits.infinite = true,
+            "wtime" => time_of[0] = Some(time(word, &mut words)?),
+            "btime" => time_of[1] = Some(time(word, &mut words)?),
+            "winc" => inc[0] = time(word, &mut words)?,
+            "binc" => inc[1] = time(word, &mut words)?,
+            "movestogo" => movestogo = Some(number(word, &mut words)?),
+            "depth" => limits.depth = Some(number(word, &mut words)?),
+            "nodes" => limits.nodes = Some(number(word, &mut words)?),
+            "mate" => limits.mate = Some(number(word, &mut words)?),
+            "movetime" => limits.movetime = Some(time(word, &mut words)?),
+            "perft" => limits.perft = Some(number(word, &mut words)?),
+            _ => {}
+        }
+    }
+    if time_of.iter().any(Option::is_some) {
+        limits.clock = Some(Clock::Sides { time: time_of, inc, movestogo });
+    }
+    Ok(limits)
+}
+
+const GO_KEYWORDS: &[&str] = &[
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
+
+fn score(score: Eval) -> String {
+    match score {
+        Eval::Cp(cp) => format!("cp {cp}"),
+        // UCI counts mates in moves, not plies; negative when the engine is mated.
+        Eval::MatePlies(p) if p > 0 => format!("mate {}", (p + 1) / 2),
+        Eval::MatePlies(p) => format!("mate {}", -((-p) / 2).max(0)),
+    }
+}
+
+/// Formats a report as one UCI line.
+pub fn format(report: &Report) -> String {
+    match report {
+        Report::Hello { variant } => {
+            let mut lines = vec![
+                format!("id name Chariot {}", env!("CARGO_PKG_VERSION")),
+                "id author the Chariot developers".to_string(),
+            ];
+            lines.extend(options::uci_lines(*variant));
+            lines.push("uciok".to_string());
+            lines.join("\n")
+        }
+        Report::Ready => "readyok".to_string(),
+        Report::Iteration { depth, seldepth, score: s, bound, nodes, time_ms, hashfull, pv } => {
+            let nps = nodes * 1000 / time_ms.max(&1);
+            let bound = match bound {
+                Bound::Exact => "",
+                Bound::Lower => " lowerbound",
+                Bound::Upper => " upperbound",
+            };
+            format!(
+                "info depth {depth} seldepth {seldepth} multipv 1 score {}{bound} nodes {nodes} \
+                 nps {nps} hashfull {hashfull} time {time_ms} pv {}",
+                score(*s),
+                pv.join(" ")
+            )
+        }
+        Report::Static { score: s } => format!("info depth 0 score {}", score(*s)),
+        Report::Progress { nodes, time_ms } => {
+            let nps = nodes * 1000 / time_ms.max(&1);
+            format!("info nodes {nodes} nps {nps} time {time_ms}")
+        }
+        Report::CurrMove { mv, number } => {
+            format!("info currmove {mv} currmovenumber {number}")
+        }
+        Report::BestMove { best, ponder, .. } => match (best, ponder) {
+            (None, _) => "bestmove (none)".to_string(),
+            (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+            (Some(b), None) => format!("bestmove {b}"),
+        },
+        Report::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
+        Report::PerftTotal { nodes } => format!("\nNodes searched: {nodes}\n"),
+        Report::Message(text) => format!("info string {text}"),
+        Report::Error(text) => format!("info string error: {text}"),
+        Report::Bye => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_leading_token_is_skipped() {
+        assert_eq!(parse("joho debug on"), Ok(Some(Command::Debug(true))));
+        assert!(matches!(parse("xyzzy"), Err(ParseError::Unknown(w)) if w == "xyzzy"));
+        assert_eq!(parse("   "), Ok(None));
+    }
+
+    #[test]
+    fn setoption_names_and_values_with_spaces() {
+        assert_eq!(
+            parse("setoption name Debug Log File value /tmp/a b.txt"),
+            Ok(Some(Command::SetOption {
+                name: "Debug Log File".into(),
+                value: Some("/tmp/a b.txt".into())
+            }))
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Ok(Some(Command::SetOption { name: "Clear Hash".into(), value: None }))
+        );
+    }
+
+    #[test]
+    fn go_in_any_order() {
+        let Ok(Some(Command::Go(l))) =
+            parse("go movestogo 5 wtime 1000 searchmoves e2e4 d2d4 binc 10 btime 900 junk depth 7")
+        else {
+            panic!("go did not parse");
+        };
+        assert_eq!(l.depth, Some(7));
+        assert_eq!(l.searchmoves, vec!["e2e4", "d2d4"]);
+        assert_eq!(
+            l.clock,
+            Some(Clock::Sides { time: [Some(1000), Some(900)], inc: [0, 10], movestogo: Some(5) })
+        );
+        assert!(
+            matches!(parse("go depth x"), Err(ParseError::Number { value, .. }) if value == "x")
+        );
+    }
+
+    #[test]
+    fn position_forms() {
+        assert_eq!(
+            parse("position startpos moves e2e4 e7e5"),
+            Ok(Some(Command::Position {
+                start: Start::Startpos,
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            }))
+        );
+        assert_eq!(
+            parse("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1"),
+            Ok(Some(Command::Position {
+                start: Start::Fen("8/8/8/8/8/8/8/K1k5 w - - 0 1".into()),
+                moves: vec![]
+            }))
+        );
+    }
+
+    #[test]
+    fn mate_scores_in_moves() {
+        assert_eq!(score(Eval::MatePlies(1)), "mate 1");
+        assert_eq!(score(Eval::MatePlies(3)), "mate 2");
+        assert_eq!(score(Eval::MatePlies(-2)), "mate -1");
+        assert_eq!(score(Eval::MatePlies(0)), "mate 0");
+    }
+}

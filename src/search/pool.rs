@@ -1,0 +1,317 @@
+//! Runs a search on several threads (Lazy SMP) and produces the one answer to a `go`.
+//!
+//! Every thread searches the same root with its own board and history, sharing only the
+//! transposition table; thread 0 keeps the clock, reports, and decides when all stop. The
+//! [`Signals`] are the only way in from outside while the search runs: the controller sets
+//! `stop` and `ponderhit` through them, and never waits for the search to notice.
+
+use super::time::Budget;
+use super::tt::{self, Table};
+use super::{Line, Worker, to_eval};
+use crate::game::{Game, MATE, MATE_BOUND, MAX_PLY, Move, MoveList};
+use crate::protocol::output::Output;
+use crate::protocol::{Bound, Limits, Protocol, Report};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// How often the main thread reports nodes and time while searching.
+const PROGRESS_MS: u64 = 1000;
+/// The main thread reports the move it is searching once the search is this old.
+const CURRMOVE_AFTER_MS: u64 = 1000;
+/// How often a finished search looks whether it may answer yet (pondering, infinite).
+const WAIT_POLL: Duration = Duration::from_millis(1);
+
+/// A node counter on its own cache line, so threads do not share lines while counting.
+#[repr(align(64))]
+#[derive(Default)]
+struct Counter(AtomicU64);
+
+/// The search's switchboard: flags set from outside, limits, and counters.
+pub struct Signals {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    infinite: bool,
+    start: Instant,
+    /// Milliseconds after `start` at which the clock began to run (at `ponderhit`).
+    clock_start_ms: AtomicU64,
+    budget: Budget,
+    node_limit: Option<u64>,
+    max_depth: i32,
+    mate_limit: Option<u32>,
+    nodes: Vec<Counter>,
+    currmove: AtomicU32,
+    currmove_number: AtomicU32,
+}
+
+impl Signals {
+    /// Signals for a search with these limits.
+    pub fn new(limits: &Limits, budget: Budget, threads: usize) -> Self {
+        let max_depth = match (limits.depth, limits.mate) {
+            (Some(d), _) => d.clamp(1, MAX_PLY as u32 - 1) as i32,
+            (None, Some(m)) => (2 * m as i32 + 1).min(MAX_PLY as i32 - 1),
+            _ => MAX_PLY as i32 - 1,
+        };
+        Signals {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(limits.ponder),
+            infinite: limits.infinite,
+            start: Instant::now(),
+            clock_start_ms: AtomicU64::new(0),
+            budget,
+            node_limit: limits.nodes,
+            max_depth,
+            mate_limit: limits.mate,
+            nodes: (0..threads.max(1)).map(|_| Counter::default()).collect(),
+            currmove: AtomicU32::new(0),
+            currmove_number: AtomicU32::new(0),
+        }
+    }
+
+    /// Asks the search to stop and answer.
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    /// True once a stop was asked for.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+
+    /// The predicted move was played: the clock starts now, the search goes on.
+    pub fn ponderhit(&self) {
+        self.clock_start_ms.store(self.elapsed_ms(), Relaxed);
+        self.pondering.store(false, Relaxed);
+    }
+
+    /// True while pondering.
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Relaxed)
+    }
+
+    /// Milliseconds since the search began.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Milliseconds on the clock: since `go`, or since `ponderhit` when pondering.
+    fn clock_ms(&self) -> u64 {
+        self.elapsed_ms().saturating_sub(self.clock_start_ms.load(Relaxed))
+    }
+
+    /// All threads' nodes.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(Relaxed)).sum()
+    }
+
+    pub(super) fn publish_nodes(&self, id: usize, nodes: u64) {
+        if let Some(c) = self.nodes.get(id) {
+            c.0.store(nodes, Relaxed);
+        }
+    }
+
+    /// True when thread `id` should look at the limits now (the node limit is exact).
+    #[inline]
+    pub(super) fn node_limited(&self, id: usize, nodes: u64) -> bool {
+        id == 0 && self.node_limit.is_some_and(|limit| nodes >= limit)
+    }
+
+    /// Decides, on the main thread, whether the hard limits are reached; every thread obeys.
+    pub(super) fn should_stop(&self, id: usize) -> bool {
+        if id == 0 && !self.stopped() {
+            let out_of_time =
+                !self.pondering() && self.budget.hard.is_some_and(|h| self.clock_ms() >= h);
+            let out_of_nodes = self.node_limit.is_some_and(|l| self.total_nodes() >= l);
+            if out_of_time || out_of_nodes {
+                self.stop();
+            }
+        }
+        self.stopped()
+    }
+
+    pub(super) fn set_currmove(&self, m: Move, number: usize) {
+        self.currmove.store(m.raw() as u32, Relaxed);
+        self.currmove_number.store(number as u32, Relaxed);
+    }
+
+    /// After an iteration: true when thread `id` should not start another one.
+    pub(super) fn iteration_done(&self, id: usize, depth: i32, score: i32) -> bool {
+        if self.stopped() || depth >= self.max_depth {
+            return true;
+        }
+        if id != 0 {
+            return false;
+        }
+        // `go mate n`: a mate in at most n moves (2n - 1 plies) is what was asked for.
+        if let Some(m) = self.mate_limit
+            && score >= MATE_BOUND
+            && MATE - score < 2 * m as i32
+        {
+            return true;
+        }
+        !self.pondering() && self.budget.soft.is_some_and(|s| self.clock_ms() >= s)
+    }
+
+    /// Blocks until the search may answer: UCI forbids a `bestmove` while pondering or in an
+    /// infinite search before `stop` (or `ponderhit`).
+    pub fn wait_until_answerable(&self) {
+        while !self.stopped() && (self.pondering() || self.infinite) {
+            std::thread::sleep(WAIT_POLL);
+        }
+    }
+}
+
+/// Sends reports to the GUI in the session's protocol.
+#[derive(Clone)]
+pub struct Reporter {
+    /// The shared writer.
+    pub out: Arc<Output>,
+    /// The session's protocol.
+    pub protocol: Protocol,
+}
+
+impl Reporter {
+    /// Formats and writes one report.
+    pub fn send(&self, report: &Report) {
+        self.out.line(&self.protocol.format(report));
+    }
+}
+
+/// What a search answers.
+#[derive(Clone, Debug, Default)]
+pub struct Answer {
+    /// The move to play, if any.
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// The score of the last finished iteration.
+    pub score: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+}
+
+/// Writes a line of moves in the game's notation, playing them on a copy of `board`.
+pub fn line_text<G: Game>(board: &G, moves: &[Move]) -> Vec<String> {
+    let mut b = board.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in moves {
+        if !b.is_legal(m) {
+            break;
+        }
+        out.push(b.move_text(m));
+        b.make(m);
+    }
+    out
+}
+
+/// Searches `board` over `root_moves` (already filtered by `searchmoves`/`banmoves`, non-empty)
+/// on `threads` threads, reporting each iteration; returns when the search is over. The caller
+/// prints the `bestmove`, after [`Signals::wait_until_answerable`].
+pub fn search<G: Game>(
+    board: &G,
+    root_moves: Vec<Move>,
+    threads: usize,
+    tt: &Table,
+    signals: &Signals,
+    reporter: &Reporter,
+) -> Answer {
+    let last_progress = AtomicU64::new(0);
+    let last_currmove = AtomicU32::new(0);
+    let on_check = |_nodes: u64| {
+        let now = signals.elapsed_ms();
+        if now >= last_progress.load(Relaxed) + PROGRESS_MS {
+            last_progress.store(now, Relaxed);
+            reporter.send(&Report::Progress { nodes: signals.total_nodes(), time_ms: now });
+        }
+        let current = signals.currmove.load(Relaxed);
+        if now >= CURRMOVE_AFTER_MS && current != last_currmove.load(Relaxed) {
+            last_currmove.store(current, Relaxed);
+            let m = Move::from_raw(current as u16);
+            if board.is_legal(m) {
+                reporter.send(&Report::CurrMove {
+                    mv: board.move_text(m),
+                    number: signals.currmove_number.load(Relaxed) as usize,
+                });
+            }
+        }
+    };
+
+    let line = std::thread::scope(|scope| {
+        for id in 1..threads.max(1) {
+            let (board, moves) = (board.clone(), root_moves.clone());
+            scope.spawn(move || {
+                let mut w = Worker::new(board, moves, tt, signals, id);
+                w.iterate(MAX_PLY as i32, |_, _, _| {});
+            });
+        }
+        let mut main = Worker::new(board.clone(), root_moves, tt, signals, 0);
+        main.set_on_check(&on_check);
+        let mut last_pv: Vec<Move> = Vec::new();
+        let line = main.iterate(signals.max_depth, |w, line: &Line, bound| {
+            if !line.pv.is_empty() {
+                last_pv = line.pv.clone();
+            }
+            let now = signals.elapsed_ms();
+            reporter.send(&Report::Iteration {
+                depth: line.depth as u32,
+                seldepth: w.seldepth.max(line.depth as usize) as u32,
+                score: to_eval::<G>(line.score),
+                bound: match bound {
+                    tt::Bound::Exact => Bound::Exact,
+                    tt::Bound::Lower => Bound::Lower,
+                    tt::Bound::Upper => Bound::Upper,
+                },
+                nodes: signals.total_nodes().max(w.nodes),
+                time_ms: now,
+                hashfull: tt.hashfull(),
+                pv: line_text(board, if line.pv.is_empty() { &last_pv } else { &line.pv }),
+            });
+        });
+        // Publish the main thread's final count before the helpers are told to stop.
+        signals.publish_nodes(0, main.nodes);
+        signals.stop();
+        line
+    });
+
+    let best = line.pv.first().copied();
+    let ponder =
+        line.pv.get(1).copied().or_else(|| best.and_then(|m| ponder_from_tt(board, m, tt)));
+    Answer { best, ponder, score: line.score, nodes: signals.total_nodes() }
+}
+
+/// The hash move of the position after `best`, as the expected reply.
+fn ponder_from_tt<G: Game>(board: &G, best: Move, tt: &Table) -> Option<Move> {
+    let mut b = board.clone();
+    b.make(best);
+    let hit = tt.probe(b.key(), 0)?;
+    b.is_legal(hit.mv).then_some(hit.mv)
+}
+
+/// The legal root moves, restricted to `only` when it is not empty and without `banned`.
+/// Returns the moves and the texts of `only`/`banned` that are not legal here.
+pub fn root_moves<G: Game>(
+    board: &G,
+    only: &[String],
+    banned: &[String],
+) -> (Vec<Move>, Vec<String>) {
+    let mut list = MoveList::new();
+    board.legal_moves(&mut list);
+    let mut rejected = Vec::new();
+    let mut parse = |texts: &[String]| -> Vec<Move> {
+        texts
+            .iter()
+            .filter_map(|t| match board.parse_move(t) {
+                Ok(m) => Some(m),
+                Err(_) => {
+                    rejected.push(t.clone());
+                    None
+                }
+            })
+            .collect()
+    };
+    let only = parse(only);
+    let banned = parse(banned);
+    // A `searchmoves` with no legal move in it restricts nothing (its bad moves are reported).
+    list.retain(|m| (only.is_empty() || only.contains(&m)) && !banned.contains(&m));
+    (list.as_slice().to_vec(), rejected)
+}

@@ -1,0 +1,80 @@
+//! The time manager: turns `go` limits into a soft limit (do not start another iteration) and a
+//! hard limit (stop now), both measured from the moment the search (or `ponderhit`) began.
+
+use crate::protocol::{Clock, Limits};
+
+/// Milliseconds kept back from every clock for GUI and pipe latency.
+pub const DEFAULT_OVERHEAD_MS: u64 = 30;
+/// Moves assumed to remain when the GUI does not say (sudden death / increment).
+const MOVES_HORIZON: u64 = 30;
+/// Share of the remaining time one move may take at most.
+const MAX_SHARE: f64 = 0.4;
+/// The soft limit is this fraction of the hard limit on average.
+const SOFT_SHARE: f64 = 0.6;
+/// Never plan for less than this (ms): answering with depth 1 is worse than being a bit slow.
+const MIN_THINK_MS: u64 = 5;
+
+/// Limits in milliseconds; `None` means unbounded by time.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Past this, start no new iteration.
+    pub soft: Option<u64>,
+    /// Past this, stop at once.
+    pub hard: Option<u64>,
+}
+
+impl Budget {
+    /// Plans the time for one move. `side` is the index of the side to move (UCI clocks are
+    /// given per side), `overhead` the configured move overhead.
+    pub fn plan(limits: &Limits, side: usize, overhead: u64) -> Budget {
+        if let Some(t) = limits.movetime {
+            let t = t.saturating_sub(overhead).max(1);
+            return Budget { soft: Some(t), hard: Some(t) };
+        }
+        let (time, inc, movestogo) = match &limits.clock {
+            None => return Budget::default(),
+            Some(Clock::Own { time, inc, movestogo }) => (*time, *inc, *movestogo),
+            Some(Clock::Sides { time, inc, movestogo }) => match time[side] {
+                Some(t) => (t, inc[side], *movestogo),
+                None => return Budget::default(),
+            },
+        };
+        let usable = time.saturating_sub(overhead);
+        let horizon = movestogo.map(|m| m.clamp(1, 50) as u64).unwrap_or(MOVES_HORIZON);
+        // An even share of what is left plus most of the increment...
+        let base = usable / horizon + inc * 3 / 4;
+        // ...but never more than a safe share of the clock.
+        let cap = ((usable as f64) * MAX_SHARE) as u64;
+        let hard = (base * 3).min(cap).max(MIN_THINK_MS.min(usable.max(1)));
+        let soft = ((base as f64) * SOFT_SHARE * 1.6) as u64;
+        Budget { soft: Some(soft.min(hard).max(1)), hard: Some(hard.max(1)) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_is_exact_minus_overhead() {
+        let l = Limits { movetime: Some(1000), ..Default::default() };
+        assert_eq!(Budget::plan(&l, 0, 30), Budget { soft: Some(970), hard: Some(970) });
+    }
+
+    #[test]
+    fn clock_budget_stays_within_the_clock() {
+        let l = Limits {
+            clock: Some(Clock::Sides {
+                time: [Some(60_000), Some(10)],
+                inc: [0, 0],
+                movestogo: None,
+            }),
+            ..Default::default()
+        };
+        let b = Budget::plan(&l, 0, 30);
+        assert!(b.hard.unwrap() < 60_000 * 4 / 10 && b.soft.unwrap() <= b.hard.unwrap());
+        let b = Budget::plan(&l, 1, 30);
+        assert!(b.hard.unwrap() <= 10);
+        assert_eq!(Budget::plan(&Limits::default(), 0, 30), Budget::default());
+    }
+}
