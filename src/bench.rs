@@ -8,7 +8,7 @@ use crate::chess::Chess;
 use crate::game::Game;
 use crate::protocol::output::Output;
 use crate::protocol::{Limits, Protocol};
-use crate::search::pool::{self, Reporter, Signals};
+use crate::search::pool::{self, Reporter, Signals, View};
 use crate::search::time::Budget;
 use crate::search::tt::Table;
 use crate::xiangqi::Xiangqi;
@@ -52,7 +52,7 @@ fn bench_game<G: Game>(fens: &[&str], depth: u32, threads: usize, out: &Reporter
         if root.is_empty() {
             continue;
         }
-        let answer = pool::search(&board, root, threads, &tt, &signals, out);
+        let answer = pool::search(&board, root, threads, &View::default(), &tt, &signals, out);
         total += answer.nodes;
     }
     total

@@ -375,6 +375,7 @@ impl Engine {
         let tt = self.tt.clone();
         let done = self.done_tx.clone();
         let threads = self.settings.threads;
+        let view = self.settings.view.clone();
         let ucci = self.protocol == Some(Protocol::Ucci);
         let (root, rejected) = pool::root_moves(&board, &limits.searchmoves, &self.banned);
         for text in rejected {
@@ -417,7 +418,7 @@ impl Engine {
                     resign: false,
                 });
             } else {
-                let answer = pool::search(&board, root, threads, &tt, &sig, &reporter);
+                let answer = pool::search(&board, root, threads, &view, &tt, &sig, &reporter);
                 sig.wait_until_answerable();
                 let text = |m: Option<crate::game::Move>| m.map(|m| board.move_text(m));
                 let ponder = answer.best.and_then(|b| {

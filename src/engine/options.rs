@@ -4,6 +4,7 @@
 //! UCCI spell some of them differently (`Hash` / `hashsize`) but set the same setting.
 
 use crate::game::Variant;
+use crate::search::pool::View;
 use crate::search::time::DEFAULT_OVERHEAD_MS;
 
 /// Hash table size limits, in MB.
@@ -24,11 +25,18 @@ pub struct Settings {
     pub threads: usize,
     /// Milliseconds kept back from every clock.
     pub overhead_ms: u64,
+    /// What the GUI wants to see of the search.
+    pub view: View,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { hash_mb: HASH_DEFAULT, threads: 1, overhead_ms: DEFAULT_OVERHEAD_MS }
+        Settings {
+            hash_mb: HASH_DEFAULT,
+            threads: 1,
+            overhead_ms: DEFAULT_OVERHEAD_MS,
+            view: View::default(),
+        }
     }
 }
 

@@ -244,8 +244,12 @@ pub enum Report {
         depth: u32,
         /// Deepest ply reached.
         seldepth: u32,
+        /// Which of the best lines this is (1 = the best).
+        multipv: u32,
         /// Score for the side to move.
         score: Eval,
+        /// Win/draw/loss permille, when asked for.
+        wdl: Option<[u32; 3]>,
         /// Exactness of the score.
         bound: Bound,
         /// Nodes searched so far.
@@ -275,6 +279,16 @@ pub enum Report {
         mv: String,
         /// Its 1-based number in the root move order.
         number: usize,
+    },
+    /// The line being searched (UCI `currline`).
+    CurrLine {
+        /// Moves from the root, in game notation.
+        line: Vec<String>,
+    },
+    /// A root move and the reply that refutes it (UCI `refutation`).
+    Refutation {
+        /// The root move followed by the refuting line.
+        line: Vec<String>,
     },
     /// The search's answer.
     BestMove {

@@ -157,6 +157,8 @@ pub fn format(report: &Report) -> String {
         }
         Report::Static { score: s } => format!("info depth 0 score {}", score(*s)),
         Report::Progress { nodes, time_ms } => format!("info time {time_ms} nodes {nodes}"),
+        // UCCI has no such lines.
+        Report::CurrLine { .. } | Report::Refutation { .. } => String::new(),
         Report::CurrMove { mv, .. } => format!("info currmove {mv}"),
         Report::BestMove { best: None, .. } => "nobestmove".to_string(),
         Report::BestMove { best: Some(b), ponder, draw, resign } => {

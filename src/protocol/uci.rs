@@ -183,20 +183,34 @@ pub fn format(report: &Report) -> String {
             lines.join("\n")
         }
         Report::Ready => "readyok".to_string(),
-        Report::Iteration { depth, seldepth, score: s, bound, nodes, time_ms, hashfull, pv } => {
+        Report::Iteration {
+            depth,
+            seldepth,
+            multipv,
+            score: s,
+            wdl,
+            bound,
+            nodes,
+            time_ms,
+            hashfull,
+            pv,
+        } => {
             let nps = nodes * 1000 / time_ms.max(&1);
             let bound = match bound {
                 Bound::Exact => "",
                 Bound::Lower => " lowerbound",
                 Bound::Upper => " upperbound",
             };
+            let wdl = wdl.map(|[w, d, l]| format!(" wdl {w} {d} {l}")).unwrap_or_default();
             format!(
-                "info depth {depth} seldepth {seldepth} multipv 1 score {}{bound} nodes {nodes} \
-                 nps {nps} hashfull {hashfull} time {time_ms} pv {}",
+                "info depth {depth} seldepth {seldepth} multipv {multipv} score {}{bound}{wdl} \
+                 nodes {nodes} nps {nps} hashfull {hashfull} time {time_ms} pv {}",
                 score(*s),
                 pv.join(" ")
             )
         }
+        Report::CurrLine { line } => format!("info currline 1 {}", line.join(" ")),
+        Report::Refutation { line } => format!("info refutation {}", line.join(" ")),
         Report::Static { score: s } => format!("info depth 0 score {}", score(*s)),
         Report::Progress { nodes, time_ms } => {
             let nps = nodes * 1000 / time_ms.max(&1);

@@ -57,6 +57,30 @@ pub struct Line {
     pub pv: Vec<Move>,
 }
 
+/// A root move and what the iterations learned about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Its score in the iteration in progress; `-INFINITE` until searched (or after failing low).
+    pub score: Score,
+    /// Its score in the last completed iteration.
+    pub prev_score: Score,
+    /// Its principal variation, starting with the move itself.
+    pub pv: Vec<Move>,
+    /// The opponent's best reply found to it (its refutation when it is not the best move).
+    pub reply: Move,
+}
+
+impl RootMove {
+    fn new(mv: Move) -> Self {
+        RootMove { mv, score: -INFINITE, prev_score: -INFINITE, pv: vec![mv], reply: Move::NONE }
+    }
+}
+
+/// The main thread's periodic callback, given the line being searched.
+pub type OnCheck<'a> = dyn Fn(&[Move]) + 'a;
+
 /// One search thread's state.
 pub struct Worker<'a, G: Game> {
     /// The board, made and unmade as the search walks the tree.
@@ -70,7 +94,9 @@ pub struct Worker<'a, G: Game> {
     /// Deepest ply reached in the current iteration.
     pub seldepth: usize,
     /// Root moves in their current order (best first after each iteration).
-    pub root_moves: Vec<Move>,
+    pub root_moves: Vec<RootMove>,
+    /// How many best lines to find (MultiPV).
+    multipv: usize,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -79,8 +105,14 @@ pub struct Worker<'a, G: Game> {
     aborted: bool,
     /// The iteration in progress; depth 1 always completes, so there is always a move.
     depth_in_progress: i32,
-    /// Called on the main thread at every clock check (progress, currmove reports).
-    on_check: Option<&'a dyn Fn(u64)>,
+    /// Called on the main thread at every clock check with the line being searched.
+    on_check: Option<&'a OnCheck<'a>>,
+    /// The moves from the root to the node being searched.
+    line: [Move; MAX_PLY + 1],
+    /// The ply of the node being searched.
+    ply_now: usize,
+    /// The best reply found at ply 1, recorded for the root move above it.
+    reply: Move,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -99,7 +131,8 @@ impl<'a, G: Game> Worker<'a, G> {
             id,
             nodes: 0,
             seldepth: 0,
-            root_moves,
+            root_moves: root_moves.into_iter().map(RootMove::new).collect(),
+            multipv: 1,
             killers: vec![[Move::NONE; 2]; MAX_PLY + 1],
             history: vec![0; 2 * Move::INDEX_SPACE],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
@@ -107,11 +140,19 @@ impl<'a, G: Game> Worker<'a, G> {
             aborted: false,
             depth_in_progress: 0,
             on_check: None,
+            line: [Move::NONE; MAX_PLY + 1],
+            ply_now: 0,
+            reply: Move::NONE,
         }
     }
 
+    /// Searches for the `n` best lines instead of one.
+    pub fn set_multipv(&mut self, n: usize) {
+        self.multipv = n.max(1);
+    }
+
     /// Installs the main thread's periodic callback.
-    pub fn set_on_check(&mut self, f: &'a dyn Fn(u64)) {
+    pub fn set_on_check(&mut self, f: &'a OnCheck<'a>) {
         self.on_check = Some(f);
     }
 
@@ -131,7 +172,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return;
         }
         if let Some(f) = self.on_check {
-            f(self.nodes);
+            f(&self.line[..self.ply_now]);
         }
     }
 
@@ -143,22 +184,25 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
-    /// Searches one iteration at the root with the window `(alpha, beta)`.
-    /// Returns the score, and leaves the best move first in `root_moves`.
-    pub fn root(&mut self, depth: i32, mut alpha: Score, beta: Score) -> Score {
+    /// Searches one iteration at the root over `root_moves[pv_idx..]` with the window
+    /// `(alpha, beta)`. Returns the best score and leaves those moves sorted best first.
+    pub fn root(&mut self, depth: i32, mut alpha: Score, beta: Score, pv_idx: usize) -> Score {
         self.depth_in_progress = depth;
-        self.pv_len[0] = 0;
         let mut best = -INFINITE;
-        let mut best_index = 0;
-        for i in 0..self.root_moves.len() {
-            let m = self.root_moves[i];
+        for rm in &mut self.root_moves[pv_idx..] {
+            rm.score = -INFINITE;
+        }
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
             if self.id == 0 {
                 self.signals.set_currmove(m, i + 1);
             }
+            self.line[0] = m;
+            self.reply = Move::NONE;
             self.board.make(m);
             let extension = i32::from(self.board.in_check());
             let new_depth = depth - 1 + extension;
-            let score = if i == 0 {
+            let score = if i == pv_idx {
                 -self.negamax(-beta, -alpha, new_depth, 1, true, true)
             } else {
                 let mut s = -self.negamax(-alpha - 1, -alpha, new_depth, 1, false, true);
@@ -171,34 +215,32 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.aborted {
                 break;
             }
-            if score > best {
-                best = score;
-                best_index = i;
-                if score > alpha {
-                    self.update_pv(0, m);
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
+            let reply = self.reply;
+            let child_pv = &self.pv[1][..self.pv_len[1]];
+            let rm = &mut self.root_moves[i];
+            rm.reply = reply;
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(child_pv);
+            }
+            best = best.max(score);
+            if score > alpha {
+                if score >= beta {
+                    break;
                 }
+                alpha = score;
             }
         }
-        // Move the best root move to the front, keeping the others' order.
-        if best_index > 0 {
-            let m = self.root_moves.remove(best_index);
-            self.root_moves.insert(0, m);
-        }
+        // Stable: moves not (re)searched keep their order behind the ones that proved better.
+        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
         best
     }
 
     /// The quiescence score of the root: the static evaluation once captures have settled.
     pub fn static_score(&mut self) -> Score {
         self.quiescence(-INFINITE, INFINITE, 0)
-    }
-
-    /// The principal variation of the last root search.
-    pub fn root_pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]].to_vec()
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -223,6 +265,7 @@ impl<'a, G: Game> Worker<'a, G> {
         null_ok: bool,
     ) -> Score {
         self.pv_len[ply] = 0;
+        self.ply_now = ply;
 
         // Step 1. Rules: repetition, the move limit, dead material.
         if let Some(score) = self.board.rule_score(ply) {
@@ -264,6 +307,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     Bound::Upper => h.score <= alpha,
                 };
                 if cut {
+                    if ply == 1 {
+                        self.reply = tt_move;
+                    }
                     return h.score;
                 }
             }
@@ -323,6 +369,7 @@ impl<'a, G: Game> Worker<'a, G> {
         for i in 0..n {
             let m = pick(&mut list, &mut scores, i);
             let tactical = self.board.is_tactical(m);
+            self.line[ply] = m;
             self.board.make(m);
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -370,6 +417,10 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
+        if ply == 1 {
+            self.reply = best_move;
+        }
+
         // Step 9. Store the result.
         let bound = if best >= beta {
             Bound::Lower
@@ -386,6 +437,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Quiescence search: only captures (all moves when in check), so that the static
     /// evaluation is taken in quiet positions.
     fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.ply_now = ply;
         self.count_node();
         if self.aborted {
             return DRAW;
@@ -417,6 +469,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         for i in 0..list.len() {
             let m = pick(&mut list, &mut scores, i);
+            self.line[ply] = m;
             self.board.make(m);
             let score = -self.quiescence(-beta, -alpha, ply + 1);
             self.board.unmake();
@@ -462,61 +515,69 @@ impl<'a, G: Game> Worker<'a, G> {
         *h = (*h + depth * depth).min(HISTORY_MAX);
     }
 
-    /// Runs iterative deepening until `max_depth` or a stop; `report` is called on the main
-    /// thread after every iteration with the line found.
+    /// Runs iterative deepening until `max_depth` or a stop. On the main thread, `report` is
+    /// called after every completed iteration (`None`) and on every aspiration failure
+    /// (`Some(bound)`, for the line at `pv_idx`), with the depth and the line index.
     pub fn iterate(
         &mut self,
         max_depth: i32,
-        mut report: impl FnMut(&Self, &Line, tt::Bound),
+        mut report: impl FnMut(&Self, i32, usize, Option<Bound>),
     ) -> Line {
-        let mut best = Line::default();
-        let mut score = 0;
+        let mut completed = 0;
         for depth in 1..=max_depth.min(MAX_PLY as i32 - 1) {
             self.seldepth = 0;
             // Helper threads skip some depths so that they diverge from the main thread.
             if self.id > 0 && depth > 1 && (depth + self.id as i32) % 4 == 0 {
                 continue;
             }
-            let mut delta = ASPIRATION_DELTA;
-            let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH {
-                (score - delta, score + delta)
-            } else {
-                (-INFINITE, INFINITE)
-            };
-            loop {
-                let s = self.root(depth, alpha, beta);
+            let lines = self.multipv.min(self.root_moves.len());
+            for pv_idx in 0..lines {
+                let mut delta = ASPIRATION_DELTA;
+                let centre = self.root_moves[pv_idx].prev_score;
+                let (mut alpha, mut beta) =
+                    if depth >= ASPIRATION_DEPTH && centre.abs() < MATE_BOUND {
+                        (centre - delta, centre + delta)
+                    } else {
+                        (-INFINITE, INFINITE)
+                    };
+                loop {
+                    let s = self.root(depth, alpha, beta, pv_idx);
+                    if self.aborted {
+                        break;
+                    }
+                    if s <= alpha {
+                        report(self, depth, pv_idx, Some(Bound::Upper));
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INFINITE);
+                    } else if s >= beta {
+                        report(self, depth, pv_idx, Some(Bound::Lower));
+                        beta = (s + delta).min(INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                }
                 if self.aborted {
                     break;
                 }
-                if s <= alpha {
-                    report(self, &Line { depth, score: s, pv: self.root_pv() }, Bound::Upper);
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INFINITE);
-                } else if s >= beta {
-                    report(self, &Line { depth, score: s, pv: self.root_pv() }, Bound::Lower);
-                    beta = (s + delta).min(INFINITE);
-                } else {
-                    score = s;
-                    break;
-                }
-                delta += delta / 2;
             }
-            // A cut-short iteration still counts when a root move finished before the stop:
-            // it is either the previous best, searched deeper, or a move proven better.
-            let pv = self.root_pv();
+            // A cut-short iteration still reorders the root: a move that finished before the
+            // stop and beat the others is first. Otherwise the old order stands.
             if self.aborted {
-                if !pv.is_empty() {
-                    best.pv = pv;
-                }
                 break;
             }
-            best = Line { depth, score, pv };
-            report(self, &best, Bound::Exact);
-            if self.signals.iteration_done(self.id, depth, score) {
+            completed = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            report(self, depth, lines, None);
+            if self.signals.iteration_done(self.id, depth, self.root_moves[0].score) {
                 break;
             }
         }
-        best
+        let best = &self.root_moves[0];
+        let score = if best.score > -INFINITE { best.score } else { best.prev_score };
+        Line { depth: completed, score, pv: best.pv.clone() }
     }
 }
 

@@ -7,8 +7,8 @@
 
 use super::time::Budget;
 use super::tt::{self, Table};
-use super::{Line, Worker, to_eval};
-use crate::game::{Game, MATE, MATE_BOUND, MAX_PLY, Move, MoveList};
+use super::{Worker, to_eval};
+use crate::game::{Game, INFINITE, MATE, MATE_BOUND, MAX_PLY, Move, MoveList};
 use crate::protocol::output::Output;
 use crate::protocol::{Bound, Limits, Protocol, Report};
 use std::sync::Arc;
@@ -177,6 +177,47 @@ impl Reporter {
     }
 }
 
+/// What the GUI asked to see of the search (UCI options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// Lines to report (MultiPV).
+    pub multipv: usize,
+    /// Add `wdl` to scores.
+    pub wdl: bool,
+    /// Report the line being searched once a second.
+    pub currline: bool,
+    /// Report each root move's refutation after each iteration.
+    pub refutations: bool,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View { multipv: 1, wdl: false, currline: false, refutations: false }
+    }
+}
+
+/// Win/draw/loss chances in permille for the side to move, from a logistic model of the score:
+/// a score of [`WDL_EVEN`] is an even chance of winning, and [`WDL_SPREAD`] sets how fast the
+/// chance moves with the score.
+pub fn wdl(score: i32) -> [u32; 3] {
+    if score >= MATE_BOUND {
+        return [1000, 0, 0];
+    }
+    if score <= -MATE_BOUND {
+        return [0, 0, 1000];
+    }
+    let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let s = score as f64;
+    let win = (1000.0 * logistic((s - WDL_EVEN) / WDL_SPREAD)).round() as u32;
+    let loss = (1000.0 * logistic((-s - WDL_EVEN) / WDL_SPREAD)).round() as u32;
+    [win, 1000 - win - loss, loss]
+}
+
+/// The score (internal units) at which the WDL model gives an even chance to win.
+const WDL_EVEN: f64 = 150.0;
+/// The WDL model's spread (internal units).
+const WDL_SPREAD: f64 = 50.0;
+
 /// What a search answers.
 #[derive(Clone, Debug, Default)]
 pub struct Answer {
@@ -211,17 +252,21 @@ pub fn search<G: Game>(
     board: &G,
     root_moves: Vec<Move>,
     threads: usize,
+    view: &View,
     tt: &Table,
     signals: &Signals,
     reporter: &Reporter,
 ) -> Answer {
     let last_progress = AtomicU64::new(0);
     let last_currmove = AtomicU32::new(0);
-    let on_check = |_nodes: u64| {
+    let on_check = |current_line: &[Move]| {
         let now = signals.elapsed_ms();
         if now >= last_progress.load(Relaxed) + PROGRESS_MS {
             last_progress.store(now, Relaxed);
             reporter.send(&Report::Progress { nodes: signals.total_nodes(), time_ms: now });
+            if view.currline {
+                reporter.send(&Report::CurrLine { line: line_text(board, current_line) });
+            }
         }
         let current = signals.currmove.load(Relaxed);
         if now >= CURRMOVE_AFTER_MS && current != last_currmove.load(Relaxed) {
@@ -241,31 +286,48 @@ pub fn search<G: Game>(
             let (board, moves) = (board.clone(), root_moves.clone());
             scope.spawn(move || {
                 let mut w = Worker::new(board, moves, tt, signals, id);
-                w.iterate(MAX_PLY as i32, |_, _, _| {});
+                w.iterate(MAX_PLY as i32, |_, _, _, _| {});
             });
         }
         let mut main = Worker::new(board.clone(), root_moves, tt, signals, 0);
         main.set_on_check(&on_check);
-        let mut last_pv: Vec<Move> = Vec::new();
-        let line = main.iterate(signals.max_depth, |w, line: &Line, bound| {
-            if !line.pv.is_empty() {
-                last_pv = line.pv.clone();
+        main.set_multipv(view.multipv);
+        let line = main.iterate(signals.max_depth, |w, depth, lines, fail| {
+            let time_ms = signals.elapsed_ms();
+            let nodes = signals.total_nodes().max(w.nodes);
+            let hashfull = tt.hashfull();
+            let (range, bound) = match fail {
+                Some(tt::Bound::Lower) => (lines..lines + 1, Bound::Lower),
+                Some(_) => (lines..lines + 1, Bound::Upper),
+                None => (0..lines, Bound::Exact),
+            };
+            for k in range {
+                let rm = &w.root_moves[k];
+                let score =
+                    if fail.is_some() || rm.score > -INFINITE { rm.score } else { rm.prev_score };
+                reporter.send(&Report::Iteration {
+                    depth: depth as u32,
+                    seldepth: w.seldepth.max(depth as usize) as u32,
+                    multipv: k as u32 + 1,
+                    score: to_eval::<G>(score),
+                    wdl: view.wdl.then(|| wdl(score)),
+                    bound,
+                    nodes,
+                    time_ms,
+                    hashfull,
+                    pv: line_text(board, &rm.pv),
+                });
             }
-            let now = signals.elapsed_ms();
-            reporter.send(&Report::Iteration {
-                depth: line.depth as u32,
-                seldepth: w.seldepth.max(line.depth as usize) as u32,
-                score: to_eval::<G>(line.score),
-                bound: match bound {
-                    tt::Bound::Exact => Bound::Exact,
-                    tt::Bound::Lower => Bound::Lower,
-                    tt::Bound::Upper => Bound::Upper,
-                },
-                nodes: signals.total_nodes().max(w.nodes),
-                time_ms: now,
-                hashfull: tt.hashfull(),
-                pv: line_text(board, if line.pv.is_empty() { &last_pv } else { &line.pv }),
-            });
+            if view.refutations && fail.is_none() {
+                for rm in &w.root_moves {
+                    let line = if rm.pv.len() > 1 || rm.reply.is_none() {
+                        rm.pv.clone()
+                    } else {
+                        vec![rm.mv, rm.reply]
+                    };
+                    reporter.send(&Report::Refutation { line: line_text(board, &line) });
+                }
+            }
         });
         // Publish the main thread's final count before the helpers are told to stop.
         signals.publish_nodes(0, main.nodes);
