@@ -1,67 +1,194 @@
-//! Placeholder: the xiangqi rules are being written on their own branch.
+//! Xiangqi (Chinese chess): the board, its rules, and a first evaluation.
+//!
+//! - [`bitboard`]: squares, `u128` bitboards and compile-time attack tables.
+//! - [`position`]: pieces, Zobrist keys, make/unmake and the history stack.
+//! - [`movegen`]: legal move generation and perft.
+//! - [`fen`]: UCCI FEN reading (validated) and writing.
+//! - [`eval`]: material and piece-square tables.
+//! - [`rules`]: the move limit, repetitions with perpetual check, insufficient material.
+//!
+//! Moves are written in ICCS coordinates: files `a`-`i` from red's left, ranks `0`-`9` from
+//! red's back rank, e.g. `h2e2`. A [`Move`] holds `from | to << 7` with `sq = rank * 9 + file`.
+
+pub mod bitboard;
+pub mod eval;
+pub mod fen;
+pub mod movegen;
+pub mod position;
+pub mod rules;
 
 use crate::game::*;
+use bitboard::*;
+use movegen::{Pusher, decode, encode};
+use position::*;
 
-/// A xiangqi position.
+/// The standard starting position.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Victim ranks for MVV-LVA by kind (general, advisor, elephant, horse, chariot, cannon,
+/// soldier).
+const VICTIM_RANK: [i32; position::kind::COUNT] = [7, 2, 2, 4, 6, 4, 1];
+/// Attacker order for MVV-LVA: cheaper attackers first.
+const ATTACKER_ORDER: [i32; position::kind::COUNT] = [6, 2, 2, 3, 5, 4, 1];
+
+/// A xiangqi position with its history and rule settings.
 #[derive(Clone)]
-pub struct Xiangqi;
+pub struct Xiangqi {
+    pos: Position,
+    move_limit: u32,
+}
 
-#[allow(unused_variables)]
-impl Game for Xiangqi {
-    const VARIANT: Variant = Variant::Xiangqi;
-    const UNITS_PER_CP: Score = 1;
-    fn startpos() -> Self {
-        Xiangqi
+impl Xiangqi {
+    /// Sets the natural move limit: plies without a capture before the game is drawn.
+    pub fn set_move_limit(&mut self, plies: u32) {
+        self.move_limit = plies;
     }
-    fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Err(FenError::Empty)
+
+    /// The board, for tests and tools.
+    pub fn position(&self) -> &Position {
+        &self.pos
     }
-    fn fen(&self) -> String {
-        String::new()
+
+    fn from_position(pos: Position) -> Xiangqi {
+        Xiangqi { pos, move_limit: rules::DEFAULT_MOVE_LIMIT }
     }
-    fn side_to_move(&self) -> Side {
-        Side::First
-    }
-    fn key(&self) -> u64 {
-        0
-    }
-    fn in_check(&self) -> bool {
-        false
-    }
-    fn legal_moves(&self, list: &mut MoveList) {}
-    fn legal_captures(&self, list: &mut MoveList) {}
-    fn is_tactical(&self, m: Move) -> bool {
-        false
-    }
-    fn mvv_lva(&self, m: Move) -> i32 {
-        0
-    }
-    fn is_legal(&self, m: Move) -> bool {
-        false
-    }
-    fn make(&mut self, m: Move) {}
-    fn unmake(&mut self) {}
-    fn make_null(&mut self) {}
-    fn unmake_null(&mut self) {}
-    fn has_null_material(&self) -> bool {
-        false
-    }
-    fn evaluate(&self) -> Score {
-        0
-    }
-    fn rule_score(&self, ply: usize) -> Option<Score> {
+}
+
+/// Parses an ICCS square (`e0`); letters may be upper case.
+fn parse_square(file: u8, rank: u8) -> Option<usize> {
+    let file = file.to_ascii_lowercase();
+    if (b'a'..=b'i').contains(&file) && rank.is_ascii_digit() {
+        Some(square((rank - b'0') as usize, (file - b'a') as usize))
+    } else {
         None
     }
+}
+
+fn square_text(sq: usize) -> [char; 2] {
+    [char::from(b'a' + file_of(sq) as u8), char::from(b'0' + rank_of(sq) as u8)]
+}
+
+impl Game for Xiangqi {
+    const VARIANT: Variant = Variant::Xiangqi;
+    const UNITS_PER_CP: Score = 4;
+
+    fn startpos() -> Self {
+        match fen::parse(START_FEN) {
+            Ok(pos) => Xiangqi::from_position(pos),
+            Err(e) => unreachable!("the start FEN is valid: {e}"),
+        }
+    }
+
+    fn from_fen(text: &str) -> Result<Self, FenError> {
+        fen::parse(text).map(Xiangqi::from_position)
+    }
+
+    fn fen(&self) -> String {
+        fen::write(&self.pos)
+    }
+
+    fn side_to_move(&self) -> Side {
+        if self.pos.side == RED { Side::First } else { Side::Second }
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.pos.key
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.pos.checked
+    }
+
+    fn legal_moves(&self, list: &mut MoveList) {
+        self.pos.generate::<_, false>(&mut Pusher(list));
+    }
+
+    fn legal_captures(&self, list: &mut MoveList) {
+        self.pos.generate::<_, true>(&mut Pusher(list));
+    }
+
+    #[inline]
+    fn is_tactical(&self, m: Move) -> bool {
+        let (_, to) = decode(m);
+        to < SQUARES && self.pos.board[to] != EMPTY
+    }
+
+    fn mvv_lva(&self, m: Move) -> i32 {
+        let (from, to) = decode(m);
+        if from >= SQUARES || to >= SQUARES {
+            return 0;
+        }
+        let (attacker, victim) = (self.pos.board[from], self.pos.board[to]);
+        if victim == EMPTY || attacker == EMPTY {
+            return 0;
+        }
+        VICTIM_RANK[kind_of(victim) as usize] * 8 - ATTACKER_ORDER[kind_of(attacker) as usize]
+    }
+
+    fn is_legal(&self, m: Move) -> bool {
+        self.pos.is_legal(m)
+    }
+
+    #[inline]
+    fn make(&mut self, m: Move) {
+        self.pos.make(m.raw());
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        self.pos.unmake();
+    }
+
+    fn make_null(&mut self) {
+        self.pos.make_null();
+    }
+
+    fn unmake_null(&mut self) {
+        self.pos.unmake_null();
+    }
+
+    fn has_null_material(&self) -> bool {
+        self.pos.has_major(self.pos.side)
+    }
+
+    fn evaluate(&self) -> Score {
+        if self.pos.side == RED { self.pos.psq } else { -self.pos.psq }
+    }
+
+    fn rule_score(&self, ply: usize) -> Option<Score> {
+        self.pos.rule_score(ply, self.move_limit)
+    }
+
     fn no_move_score(&self, ply: usize) -> Score {
-        0
+        -(MATE - ply as Score)
     }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        Err(MoveError::Illegal(text.to_string()))
+        let b = text.as_bytes();
+        let syntax = || MoveError::Syntax(text.to_string(), "ICCS");
+        if b.len() != 4 {
+            return Err(syntax());
+        }
+        let from = parse_square(b[0], b[1]).ok_or_else(syntax)?;
+        let to = parse_square(b[2], b[3]).ok_or_else(syntax)?;
+        if from == to {
+            return Err(MoveError::Illegal(text.to_string()));
+        }
+        let m = encode(from, to);
+        if self.pos.is_legal(m) { Ok(m) } else { Err(MoveError::Illegal(text.to_string())) }
     }
+
     fn move_text(&self, m: Move) -> String {
-        String::new()
+        let (from, to) = decode(m);
+        if m.is_none() || from >= SQUARES || to >= SQUARES {
+            return "0000".to_string();
+        }
+        square_text(from).iter().chain(square_text(to).iter()).collect()
     }
+
     fn perft(&mut self, depth: u32) -> u64 {
-        0
+        self.pos.perft(depth)
     }
 }

@@ -1,0 +1,74 @@
+//! Xiangqi perft against the verified counts in `tests/data/perft-xiangqi.epd`.
+
+use chariot::game::Game;
+use chariot::xiangqi::Xiangqi;
+use std::time::Instant;
+
+const EPD: &str = include_str!("data/perft-xiangqi.epd");
+
+/// The default test runs each position to the deepest listed depth with at most this many
+/// nodes, so that every position is covered in a few seconds of a release build.
+const QUICK_NODE_LIMIT: u64 = 3_000_000;
+
+/// (FEN, [(depth, count)]) for each line of the EPD file.
+fn cases() -> Vec<(&'static str, Vec<(u32, u64)>)> {
+    EPD.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().expect("a FEN before the first ';'").trim();
+            let depths = parts
+                .map(|p| {
+                    let p = p.trim();
+                    let (d, n) = p.split_once(' ').expect("'D<depth> <count>'");
+                    let d = d.trim_start_matches('D').parse().expect("a depth");
+                    (d, n.trim().parse().expect("a count"))
+                })
+                .collect();
+            (fen, depths)
+        })
+        .collect()
+}
+
+fn check(limit: u64) {
+    let mut failures = Vec::new();
+    for (fen, depths) in cases() {
+        let mut game = Xiangqi::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for &(depth, expected) in &depths {
+            if expected > limit && depth > 1 {
+                continue;
+            }
+            let got = game.perft(depth);
+            if got != expected {
+                failures.push(format!("{fen} depth {depth}: got {got}, expected {expected}"));
+            }
+        }
+        assert_eq!(game.fen(), Xiangqi::from_fen(fen).map(|g| g.fen()).unwrap_or_default());
+    }
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn perft_quick() {
+    check(QUICK_NODE_LIMIT);
+}
+
+#[test]
+#[ignore = "runs every listed depth: minutes"]
+fn perft_full() {
+    check(u64::MAX);
+}
+
+/// Start position, depth 5, with the speed printed; run with
+/// `cargo test --release --test perft_xiangqi -- --ignored --nocapture speed`.
+#[test]
+#[ignore = "a benchmark"]
+fn perft_speed() {
+    let mut game = Xiangqi::startpos();
+    let start = Instant::now();
+    let nodes = game.perft(5);
+    let secs = start.elapsed().as_secs_f64();
+    println!("perft 5: {nodes} nodes in {secs:.3} s, {:.1} Mnodes/s", nodes as f64 / secs / 1e6);
+    assert_eq!(nodes, 133_312_995);
+}
