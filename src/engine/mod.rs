@@ -266,6 +266,7 @@ impl Engine {
             }
             Command::PonderHit { .. } => {}
             Command::Debug(on) => self.debug = on,
+            Command::Register => self.send(Report::Registered),
             Command::Quit => {
                 self.quit();
                 return false;
@@ -302,6 +303,19 @@ impl Engine {
                 }
             }
             Change::Variant(v) => self.set_variant(v),
+            Change::MultiPv(n) => self.settings.view.multipv = n,
+            Change::ShowWdl(on) => self.settings.view.wdl = on,
+            Change::ShowCurrLine(on) => self.settings.view.currline = on,
+            Change::ShowRefutations(on) => self.settings.view.refutations = on,
+            Change::Ponder(on) => self.settings.ponder = on,
+            Change::Analyse(on) => self.settings.analyse = on,
+            Change::Chess960(on) => self.settings.chess960 = on,
+            Change::Opponent(o) => self.settings.opponent = o,
+            Change::LogFile(path) => {
+                if let Err(e) = self.out.set_log(&path) {
+                    self.send(Report::Error(format!("cannot open log file '{path}': {e}")));
+                }
+            }
             Change::None => {}
         }
     }
@@ -368,8 +382,16 @@ impl Engine {
             tt.new_search();
         }
         let side = board.side_to_move().index();
-        let budget = Budget::plan(&limits, side, self.settings.overhead_ms);
-        let signals = Arc::new(Signals::new(&limits, budget, self.settings.threads));
+        let budget = Budget::plan(&limits, side, self.settings.overhead_ms, self.settings.ponder);
+        if self.debug {
+            self.send(Report::Message(format!(
+                "time budget: soft {:?} ms, hard {:?} ms",
+                budget.soft, budget.hard
+            )));
+        }
+        let mut signals = Signals::new(&limits, budget, self.settings.threads);
+        signals.contempt = self.settings.contempt();
+        let signals = Arc::new(signals);
         let unbounded = limits.infinite || limits.ponder || limits.is_unbounded();
         let reporter = self.reporter();
         let tt = self.tt.clone();

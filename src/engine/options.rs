@@ -15,6 +15,14 @@ pub const HASH_MAX: usize = 65_536;
 pub const THREADS_MAX: usize = 256;
 /// The most milliseconds of move overhead accepted.
 pub const OVERHEAD_MAX: u64 = 5_000;
+/// The most lines MultiPV accepts.
+pub const MULTIPV_MAX: usize = 256;
+/// What `UCI_EngineAbout` says.
+pub const ABOUT: &str = concat!(
+    "Chariot ",
+    env!("CARGO_PKG_VERSION"),
+    ": a chess (UCI) and xiangqi (UCCI, UCI) engine in one binary, MIT licence"
+);
 
 /// The engine's settings, as options set them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +35,49 @@ pub struct Settings {
     pub overhead_ms: u64,
     /// What the GUI wants to see of the search.
     pub view: View,
+    /// The GUI may ponder: plan a little more time per move, as pondering recovers it.
+    pub ponder: bool,
+    /// The GUI analyses rather than plays: no contempt for draws.
+    pub analyse: bool,
+    /// Chess960 castling rules and notation.
+    pub chess960: bool,
+    /// What the GUI said about the opponent (`UCI_Opponent`).
+    pub opponent: Opponent,
+}
+
+/// The opponent, as `UCI_Opponent` describes it: `<title> <elo> <computer|human> <name>`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Opponent {
+    /// The opponent's rating, if known.
+    pub elo: Option<u32>,
+    /// True for an engine.
+    pub computer: bool,
+}
+
+/// Contempt, internal units: how much worse than zero a draw looks to the engine in play.
+const CONTEMPT: i32 = 15;
+/// Against an opponent rated this high or higher, a draw is a fair result: no contempt.
+const CONTEMPT_ELO: u32 = 2600;
+
+impl Settings {
+    /// The draw score offset to use: none in analysis or against a strong opponent.
+    pub fn contempt(&self) -> i32 {
+        if self.analyse || self.opponent.elo.is_some_and(|e| e >= CONTEMPT_ELO) {
+            0
+        } else {
+            CONTEMPT
+        }
+    }
+}
+
+impl Opponent {
+    /// Parses `UCI_Opponent`'s value; an unreadable value describes nobody.
+    pub fn parse(value: &str) -> Opponent {
+        let words: Vec<&str> = value.split_whitespace().collect();
+        let elo = words.get(1).and_then(|w| w.parse().ok());
+        let computer = words.get(2).is_some_and(|w| w.eq_ignore_ascii_case("computer"));
+        Opponent { elo, computer }
+    }
 }
 
 impl Default for Settings {
@@ -36,6 +87,10 @@ impl Default for Settings {
             threads: 1,
             overhead_ms: DEFAULT_OVERHEAD_MS,
             view: View::default(),
+            ponder: false,
+            analyse: false,
+            chess960: false,
+            opponent: Opponent::default(),
         }
     }
 }
@@ -53,6 +108,24 @@ pub enum Change {
     ClearHash,
     /// Switch the game.
     Variant(Variant),
+    /// MultiPV lines.
+    MultiPv(usize),
+    /// Show win/draw/loss.
+    ShowWdl(bool),
+    /// Show the current line.
+    ShowCurrLine(bool),
+    /// Show refutations.
+    ShowRefutations(bool),
+    /// The GUI ponders.
+    Ponder(bool),
+    /// Analysis mode.
+    Analyse(bool),
+    /// Chess960.
+    Chess960(bool),
+    /// The opponent.
+    Opponent(Opponent),
+    /// Start (or, with an empty path, stop) the debug log.
+    LogFile(String),
     /// An option that needs no engine action (UCCI `usemillisec`, handled by the front-end).
     None,
 }
@@ -66,6 +139,16 @@ pub fn uci_lines(variant: Variant) -> Vec<String> {
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {OVERHEAD_MAX}"
         ),
         "option name Clear Hash type button".to_string(),
+        "option name Ponder type check default false".to_string(),
+        format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
+        "option name UCI_ShowWDL type check default false".to_string(),
+        "option name UCI_ShowCurrLine type check default false".to_string(),
+        "option name UCI_ShowRefutations type check default false".to_string(),
+        "option name UCI_AnalyseMode type check default false".to_string(),
+        "option name UCI_Chess960 type check default false".to_string(),
+        "option name UCI_Opponent type string default <empty>".to_string(),
+        format!("option name UCI_EngineAbout type string default {ABOUT}"),
+        "option name Debug Log File type string default <empty>".to_string(),
         format!(
             "option name UCI_Variant type combo default {} var chess var xiangqi",
             variant.name()
@@ -119,6 +202,26 @@ fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
     Ok(v)
 }
 
+fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true" | "on") => Ok(true),
+        Some("false" | "off") => Ok(false),
+        _ => Err(OptionError::Value {
+            name: name.to_string(),
+            value: value.unwrap_or("").to_string(),
+            expected: "true or false".to_string(),
+        }),
+    }
+}
+
+/// A string option's value; `<empty>` (as GUIs echo the default) means empty.
+fn string(value: Option<&str>) -> String {
+    match value.map(str::trim) {
+        None | Some("<empty>") => String::new(),
+        Some(v) => v.to_string(),
+    }
+}
+
 /// Checks a `setoption` and says what it changes.
 pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
     match name.to_ascii_lowercase().as_str() {
@@ -142,6 +245,17 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
                 expected: "chess or xiangqi".to_string(),
             }),
         },
+        "multipv" => Ok(Change::MultiPv(spin(name, value, 1, MULTIPV_MAX)?)),
+        "uci_showwdl" => Ok(Change::ShowWdl(check(name, value)?)),
+        "uci_showcurrline" => Ok(Change::ShowCurrLine(check(name, value)?)),
+        "uci_showrefutations" => Ok(Change::ShowRefutations(check(name, value)?)),
+        "ponder" => Ok(Change::Ponder(check(name, value)?)),
+        "uci_analysemode" => Ok(Change::Analyse(check(name, value)?)),
+        "uci_chess960" => Ok(Change::Chess960(check(name, value)?)),
+        "uci_opponent" => Ok(Change::Opponent(Opponent::parse(&string(value)))),
+        // Information for the GUI to show; setting it changes nothing.
+        "uci_engineabout" => Ok(Change::None),
+        "debug log file" => Ok(Change::LogFile(string(value))),
         "usemillisec" => Ok(Change::None),
         _ => Err(OptionError::Unknown(name.to_string())),
     }
@@ -163,5 +277,23 @@ mod tests {
             matches!(parse("Frobnicate", None), Err(OptionError::Unknown(n)) if n == "Frobnicate")
         );
         assert_eq!(parse("uci_variant", Some("Xiangqi")), Ok(Change::Variant(Variant::Xiangqi)));
+        assert_eq!(parse("UCI_ShowWDL", Some("true")), Ok(Change::ShowWdl(true)));
+        assert!(
+            matches!(parse("Ponder", Some("maybe")), Err(OptionError::Value { value, .. }) if value == "maybe")
+        );
+        assert_eq!(parse("Debug Log File", Some("<empty>")), Ok(Change::LogFile(String::new())));
+        assert_eq!(parse("MultiPV", Some("3")), Ok(Change::MultiPv(3)));
+    }
+
+    #[test]
+    fn opponent_and_contempt() {
+        let o = Opponent::parse("GM 2800 human Garry Kasparov");
+        assert_eq!(o, Opponent { elo: Some(2800), computer: false });
+        let mut s = Settings { opponent: o, ..Default::default() };
+        assert_eq!(s.contempt(), 0);
+        s.opponent = Opponent::parse("none none computer Stockfish");
+        assert_eq!(s.contempt(), CONTEMPT);
+        s.analyse = true;
+        assert_eq!(s.contempt(), 0);
     }
 }

@@ -182,6 +182,8 @@ pub enum Command {
     },
     /// Switch debug output.
     Debug(bool),
+    /// `register`: Chariot needs no registration and says so.
+    Register,
     /// Leave.
     Quit,
 }
@@ -319,4 +321,6 @@ pub enum Report {
     Error(String),
     /// The answer to `quit` (UCCI `bye`).
     Bye,
+    /// The answer to `register`.
+    Registered,
 }

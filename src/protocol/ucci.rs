@@ -178,6 +178,7 @@ pub fn format(report: &Report) -> String {
         Report::Message(text) => format!("info message {text}"),
         Report::Error(text) => format!("info message error: {text}"),
         Report::Bye => "bye".to_string(),
+        Report::Registered => String::new(),
     }
 }
 

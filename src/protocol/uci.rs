@@ -35,7 +35,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "debug" => Command::Debug(args.first() != Some(&"off")),
         "isready" => Command::IsReady,
         "setoption" => parse_setoption(args)?,
-        "register" => return Ok(None),
+        "register" => Command::Register,
         "ucinewgame" => Command::NewGame,
         "position" => parse_position(args)?,
         "go" => Command::Go(parse_go(args)?),
@@ -229,6 +229,7 @@ pub fn format(report: &Report) -> String {
         Report::Message(text) => format!("info string {text}"),
         Report::Error(text) => format!("info string error: {text}"),
         Report::Bye => String::new(),
+        Report::Registered => "registration checking\nregistration ok".to_string(),
     }
 }
 

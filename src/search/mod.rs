@@ -146,6 +146,13 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
+    /// A draw `ply` plies from the root, with contempt: worse for the root's side to move.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> Score {
+        let c = self.signals.contempt;
+        if ply.is_multiple_of(2) { -c } else { c }
+    }
+
     /// Searches for the `n` best lines instead of one.
     pub fn set_multipv(&mut self, n: usize) {
         self.multipv = n.max(1);
@@ -269,7 +276,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
         // Step 1. Rules: repetition, the move limit, dead material.
         if let Some(score) = self.board.rule_score(ply) {
-            return score;
+            return if score == DRAW { self.draw_score(ply) } else { score };
         }
         if ply >= MAX_PLY - 1 {
             return self.board.evaluate();

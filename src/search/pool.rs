@@ -42,6 +42,8 @@ pub struct Signals {
     nodes: Vec<Counter>,
     currmove: AtomicU32,
     currmove_number: AtomicU32,
+    /// How much worse than zero a draw is for the side to move at the root (internal units).
+    pub contempt: i32,
 }
 
 impl Signals {
@@ -65,6 +67,7 @@ impl Signals {
             nodes: (0..threads.max(1)).map(|_| Counter::default()).collect(),
             currmove: AtomicU32::new(0),
             currmove_number: AtomicU32::new(0),
+            contempt: 0,
         }
     }
 

@@ -11,6 +11,8 @@ const MOVES_HORIZON: u64 = 30;
 const MAX_SHARE: f64 = 0.4;
 /// The soft limit is this fraction of the hard limit on average.
 const SOFT_SHARE: f64 = 0.6;
+/// With pondering, plan 1/PONDER_BONUS more time per move.
+const PONDER_BONUS: u64 = 4;
 /// Never plan for less than this (ms): answering with depth 1 is worse than being a bit slow.
 const MIN_THINK_MS: u64 = 5;
 
@@ -26,7 +28,7 @@ pub struct Budget {
 impl Budget {
     /// Plans the time for one move. `side` is the index of the side to move (UCI clocks are
     /// given per side), `overhead` the configured move overhead.
-    pub fn plan(limits: &Limits, side: usize, overhead: u64) -> Budget {
+    pub fn plan(limits: &Limits, side: usize, overhead: u64, ponder: bool) -> Budget {
         if let Some(t) = limits.movetime {
             let t = t.saturating_sub(overhead).max(1);
             return Budget { soft: Some(t), hard: Some(t) };
@@ -42,7 +44,11 @@ impl Budget {
         let usable = time.saturating_sub(overhead);
         let horizon = movestogo.map(|m| m.clamp(1, 50) as u64).unwrap_or(MOVES_HORIZON);
         // An even share of what is left plus most of the increment...
-        let base = usable / horizon + inc * 3 / 4;
+        let mut base = usable / horizon + inc * 3 / 4;
+        // With pondering on, part of the thinking happens on the opponent's time.
+        if ponder {
+            base += base / PONDER_BONUS;
+        }
         // ...but never more than a safe share of the clock.
         let cap = ((usable as f64) * MAX_SHARE) as u64;
         let hard = (base * 3).min(cap).max(MIN_THINK_MS.min(usable.max(1)));
@@ -58,7 +64,7 @@ mod tests {
     #[test]
     fn movetime_is_exact_minus_overhead() {
         let l = Limits { movetime: Some(1000), ..Default::default() };
-        assert_eq!(Budget::plan(&l, 0, 30), Budget { soft: Some(970), hard: Some(970) });
+        assert_eq!(Budget::plan(&l, 0, 30, false), Budget { soft: Some(970), hard: Some(970) });
     }
 
     #[test]
@@ -71,10 +77,12 @@ mod tests {
             }),
             ..Default::default()
         };
-        let b = Budget::plan(&l, 0, 30);
+        let b = Budget::plan(&l, 0, 30, false);
         assert!(b.hard.unwrap() < 60_000 * 4 / 10 && b.soft.unwrap() <= b.hard.unwrap());
-        let b = Budget::plan(&l, 1, 30);
+        let pondering = Budget::plan(&l, 0, 30, true);
+        assert!(pondering.soft > b.soft);
+        let b = Budget::plan(&l, 1, 30, false);
         assert!(b.hard.unwrap() <= 10);
-        assert_eq!(Budget::plan(&Limits::default(), 0, 30), Budget::default());
+        assert_eq!(Budget::plan(&Limits::default(), 0, 30, false), Budget::default());
     }
 }
