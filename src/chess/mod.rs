@@ -1,67 +1,302 @@
-//! Placeholder: the chess rules are being written on their own branch.
+//! Western chess (and Chess960): the [`Chess`] board implementing [`Game`].
+//!
+//! - [`bitboard`]: squares, pieces, bit helpers;
+//! - [`tables`]: attack tables (magic bitboards), Zobrist keys, piece-square scores;
+//! - [`board`]: the position and copy-make of a move;
+//! - [`movegen`]: legal move generation with check and pin masks;
+//! - [`moves`]: the bits of a chess [`Move`];
+//! - [`fen`]: FEN reading and writing;
+//! - [`eval`]: the static evaluation.
+
+pub mod bitboard;
+pub mod board;
+pub mod eval;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod tables;
 
 use crate::game::*;
+use bitboard::*;
+use board::Board;
+use movegen::{Counter, generate};
+use moves::{CASTLE, EN_PASSANT};
+use tables::{Tables, tables};
 
-/// A chess position.
+/// The standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Ordering value of each kind as a victim or promotion (king never captured).
+const ORDER_VALUE: [i32; 6] = [1, 3, 3, 5, 9, 0];
+
+/// A chess position with the history of the moves that led to it.
 #[derive(Clone)]
-pub struct Chess;
+pub struct Chess {
+    board: Board,
+    /// The boards before each move played, most recent last: `unmake` pops one, and repetition
+    /// detection reads their keys.
+    history: Vec<Board>,
+    /// Write castling as king-takes-rook (`e1h1`) and FEN rights in X-FEN form.
+    chess960: bool,
+}
 
-#[allow(unused_variables)]
+impl Chess {
+    /// Switches Chess960 notation on or off: castling moves print as king-takes-rook
+    /// (`e1h1`) and FEN castling rights use X-FEN letters. The rules themselves are the same
+    /// code either way.
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    /// True when Chess960 notation is on.
+    pub fn chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// The current position.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// True when neither side can ever mate: K v K, K+minor v K, or bishops only, all on
+    /// squares of one colour (which covers K+B v K+B with same-coloured bishops).
+    fn insufficient_material(&self) -> bool {
+        let b = &self.board;
+        if b.kinds[PAWN] | b.kinds[ROOK] | b.kinds[QUEEN] != 0 {
+            return false;
+        }
+        let minors = b.kinds[KNIGHT] | b.kinds[BISHOP];
+        if minors.count_ones() <= 1 {
+            return true;
+        }
+        const DARK: Bitboard = 0xAA55_AA55_AA55_AA55;
+        b.kinds[KNIGHT] == 0 && (minors & DARK == 0 || minors & !DARK == 0)
+    }
+
+    /// The text of `m` in the given castling notation.
+    fn text(&self, m: Move, chess960: bool) -> String {
+        if m.is_none() {
+            return "0000".to_string();
+        }
+        let from = moves::from_sq(m);
+        let mut to = moves::to_sq(m);
+        if moves::flag(m) == CASTLE && !chess960 {
+            to = Board::castle_targets(from, to).0;
+        }
+        let mut s = square_name(from) + &square_name(to);
+        if let Some(kind) = moves::promotion(m) {
+            s.push(PIECE_CHARS[piece(BLACK, kind) as usize] as char);
+        }
+        s
+    }
+}
+
+/// Counts the leaves `depth` plies below `b` (`depth >= 1`); the last ply is counted from the
+/// generator's target sets without making or listing moves.
+fn perft_from(b: &Board, depth: u32, t: &Tables) -> u64 {
+    if depth == 1 {
+        let mut c = Counter(0);
+        generate::<true, _>(b, t, &mut c);
+        return c.0;
+    }
+    let mut list = MoveList::new();
+    generate::<true, _>(b, t, &mut list);
+    let mut n = 0;
+    for &m in list.iter() {
+        let mut child = *b;
+        child.make(m, t);
+        n += perft_from(&child, depth - 1, t);
+    }
+    n
+}
+
 impl Game for Chess {
     const VARIANT: Variant = Variant::Chess;
     const UNITS_PER_CP: Score = 1;
+
     fn startpos() -> Self {
-        Chess
+        Chess::from_fen(START_FEN).expect("the start position FEN is valid")
     }
+
     fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Err(FenError::Empty)
+        let parsed = fen::parse(fen, tables())?;
+        Ok(Chess {
+            board: parsed.board,
+            history: Vec::with_capacity(256),
+            chess960: parsed.chess960,
+        })
     }
+
     fn fen(&self) -> String {
-        String::new()
+        fen::write(&self.board, self.chess960)
     }
+
     fn side_to_move(&self) -> Side {
-        Side::First
+        if self.board.side == WHITE { Side::First } else { Side::Second }
     }
+
     fn key(&self) -> u64 {
-        0
+        self.board.key
     }
+
     fn in_check(&self) -> bool {
-        false
+        self.board.checkers(tables()) != 0
     }
-    fn legal_moves(&self, list: &mut MoveList) {}
-    fn legal_captures(&self, list: &mut MoveList) {}
+
+    fn legal_moves(&self, list: &mut MoveList) {
+        list.clear();
+        generate::<true, _>(&self.board, tables(), list);
+    }
+
+    /// Captures and queen promotions only: underpromotions almost never matter in quiescence.
+    fn legal_captures(&self, list: &mut MoveList) {
+        list.clear();
+        generate::<false, _>(&self.board, tables(), list);
+    }
+
     fn is_tactical(&self, m: Move) -> bool {
-        false
+        match moves::flag(m) {
+            EN_PASSANT => true,
+            CASTLE => false,
+            _ => moves::promotion(m).is_some() || self.board.squares[moves::to_sq(m)] != NO_PIECE,
+        }
     }
+
     fn mvv_lva(&self, m: Move) -> i32 {
-        0
+        let b = &self.board;
+        let flag = moves::flag(m);
+        if flag == CASTLE {
+            return 0;
+        }
+        let victim = match flag {
+            EN_PASSANT => ORDER_VALUE[PAWN],
+            _ => match b.squares[moves::to_sq(m)] {
+                NO_PIECE => 0,
+                p => ORDER_VALUE[kind_of(p)],
+            },
+        };
+        let gain = victim + moves::promotion(m).map_or(0, |k| ORDER_VALUE[k] - ORDER_VALUE[PAWN]);
+        if gain == 0 {
+            return 0;
+        }
+        let attacker = match b.squares[moves::from_sq(m)] {
+            NO_PIECE => KING,
+            p => kind_of(p),
+        };
+        // Victim first; among equal victims the cheaper attacker (kind order) sorts higher.
+        gain * 8 + (KING + 1 - attacker) as i32
     }
+
     fn is_legal(&self, m: Move) -> bool {
-        false
+        let b = &self.board;
+        let from = moves::from_sq(m);
+        if m.is_none() || b.colours[b.side] & bit(from) == 0 {
+            return false;
+        }
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.contains(m)
     }
-    fn make(&mut self, m: Move) {}
-    fn unmake(&mut self) {}
-    fn make_null(&mut self) {}
-    fn unmake_null(&mut self) {}
+
+    fn make(&mut self, m: Move) {
+        self.history.push(self.board);
+        self.board.make(m, tables());
+    }
+
+    fn unmake(&mut self) {
+        debug_assert!(!self.history.is_empty(), "unmake without a move");
+        if let Some(b) = self.history.pop() {
+            self.board = b;
+        }
+    }
+
+    fn make_null(&mut self) {
+        self.history.push(self.board);
+        self.board.make_null(tables());
+    }
+
+    fn unmake_null(&mut self) {
+        self.unmake();
+    }
+
     fn has_null_material(&self) -> bool {
-        false
+        let b = &self.board;
+        (b.kinds[KNIGHT] | b.kinds[BISHOP] | b.kinds[ROOK] | b.kinds[QUEEN]) & b.colours[b.side]
+            != 0
     }
+
     fn evaluate(&self) -> Score {
-        0
+        eval::evaluate(&self.board)
     }
+
     fn rule_score(&self, ply: usize) -> Option<Score> {
+        let b = &self.board;
+        if b.halfmove >= 100 {
+            // Mate on the hundredth ply still wins; the search scores it once it finds no move.
+            let t = tables();
+            if b.checkers(t) != 0 && !movegen::has_moves(b, t) {
+                return None;
+            }
+            return Some(DRAW);
+        }
+
+        // Repetition: only positions since the last irreversible or null move can recur, and
+        // only with the same side to move, so look back 4, 6, 8... plies.
+        let n = self.history.len();
+        let window = (b.window as usize).min(n);
+        let mut earlier = 0;
+        for back in (4..=window).step_by(2) {
+            if self.history[n - back].key == b.key {
+                // Inside the search tree a single recurrence is a draw (the side that can
+                // repeat could repeat again); before the root it takes a threefold one.
+                if back < ply {
+                    return Some(DRAW);
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return Some(DRAW);
+                }
+            }
+        }
+
+        if self.insufficient_material() {
+            return Some(DRAW);
+        }
         None
     }
+
     fn no_move_score(&self, ply: usize) -> Score {
-        0
+        if self.in_check() { -(MATE - ply as Score) } else { DRAW }
     }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        Err(MoveError::Illegal(text.to_string()))
+        let syntax = || MoveError::Syntax(text.to_string(), "chess coordinate");
+        let bytes = text.as_bytes();
+        let well_formed = matches!(bytes.len(), 4 | 5)
+            && parse_square(&bytes[0..2]).is_some()
+            && parse_square(&bytes[2..4]).is_some()
+            && (bytes.len() == 4 || b"nbrq".contains(&bytes[4]));
+        if !well_formed {
+            return Err(syntax());
+        }
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        if let Some(&m) = list.iter().find(|&&m| self.text(m, self.chess960) == text) {
+            return Ok(m);
+        }
+        // Also take castling in the other notation (e1h1 in standard chess, e1g1 in Chess960);
+        // nothing else can have that text, as the exact match above found nothing.
+        list.iter()
+            .find(|&&m| moves::flag(m) == CASTLE && self.text(m, !self.chess960) == text)
+            .copied()
+            .ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
+
     fn move_text(&self, m: Move) -> String {
-        String::new()
+        self.text(m, self.chess960)
     }
+
     fn perft(&mut self, depth: u32) -> u64 {
-        0
+        if depth == 0 { 1 } else { perft_from(&self.board, depth, tables()) }
     }
 }

@@ -1,0 +1,267 @@
+//! The position: bitboards plus a mailbox, and how a move changes them.
+//!
+//! [`Board`] is a small `Copy` value, so both the game's history stack and perft use copy-make:
+//! a move is applied to a copy and undone by dropping it.
+
+use super::bitboard::*;
+use super::moves::{self, CASTLE, EN_PASSANT};
+use super::tables::Tables;
+use crate::game::Move;
+
+/// A chess position without its history.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Board {
+    /// Pieces of both colours by kind.
+    pub kinds: [Bitboard; 6],
+    /// Pieces of each colour.
+    pub colours: [Bitboard; 2],
+    /// The coloured piece code on each square, or [`NO_PIECE`].
+    pub squares: [u8; 64],
+    /// Squares of the rooks that still carry a castling right (either colour).
+    pub castle: Bitboard,
+    /// Zobrist key of the position.
+    pub key: u64,
+    /// Packed material and piece-square score from white's view, kept incrementally.
+    pub psq: i32,
+    /// The side to move: [`WHITE`] or [`BLACK`].
+    pub side: usize,
+    /// The square a pawn skipped on the last move, or [`NO_SQUARE`]; kept as given even when
+    /// no capture is possible there, but hashed only when one is (pseudo-legally).
+    pub ep: u8,
+    /// Plies since the last capture or pawn move (50-move rule).
+    pub halfmove: u16,
+    /// The move number, starting at 1 and incremented after black moves.
+    pub fullmove: u16,
+    /// Plies since the last irreversible move or null move: how far back a repetition can be.
+    pub window: u16,
+}
+
+impl Board {
+    /// An empty board, white to move.
+    pub fn empty() -> Board {
+        Board {
+            kinds: [0; 6],
+            colours: [0; 2],
+            squares: [NO_PIECE; 64],
+            castle: 0,
+            key: 0,
+            psq: 0,
+            side: WHITE,
+            ep: NO_SQUARE,
+            halfmove: 0,
+            fullmove: 1,
+            window: 0,
+        }
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.colours[WHITE] | self.colours[BLACK]
+    }
+
+    /// The pieces of `kind` and `colour`.
+    #[inline(always)]
+    pub fn pieces(&self, colour: usize, kind: usize) -> Bitboard {
+        self.kinds[kind] & self.colours[colour]
+    }
+
+    /// The square of `colour`'s king.
+    #[inline(always)]
+    pub fn king_sq(&self, colour: usize) -> usize {
+        lsb(self.pieces(colour, KING))
+    }
+
+    /// Pieces of either colour that attack `sq` given occupancy `occ`.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: usize, occ: Bitboard, t: &Tables) -> Bitboard {
+        (t.pawn(WHITE, sq) & self.pieces(BLACK, PAWN))
+            | (t.pawn(BLACK, sq) & self.pieces(WHITE, PAWN))
+            | (t.knight(sq) & self.kinds[KNIGHT])
+            | (t.king(sq) & self.kinds[KING])
+            | (t.rook(sq, occ) & (self.kinds[ROOK] | self.kinds[QUEEN]))
+            | (t.bishop(sq, occ) & (self.kinds[BISHOP] | self.kinds[QUEEN]))
+    }
+
+    /// True when `by` attacks `sq` given occupancy `occ`.
+    #[inline(always)]
+    pub fn attacked_by(&self, sq: usize, by: usize, occ: Bitboard, t: &Tables) -> bool {
+        let them = self.colours[by];
+        (t.pawn(by ^ 1, sq) & self.kinds[PAWN] & them) != 0
+            || (t.knight(sq) & self.kinds[KNIGHT] & them) != 0
+            || (t.king(sq) & self.kinds[KING] & them) != 0
+            || (t.rook(sq, occ) & (self.kinds[ROOK] | self.kinds[QUEEN]) & them) != 0
+            || (t.bishop(sq, occ) & (self.kinds[BISHOP] | self.kinds[QUEEN]) & them) != 0
+    }
+
+    /// The enemy pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self, t: &Tables) -> Bitboard {
+        let us = self.side;
+        self.attackers_to(self.king_sq(us), self.occupied(), t) & self.colours[us ^ 1]
+    }
+
+    /// True when an en-passant capture on `ep` is pseudo-legally possible for the side to move;
+    /// only then is the en-passant file part of the key.
+    #[inline(always)]
+    pub fn ep_capturable(&self, t: &Tables) -> bool {
+        self.ep != NO_SQUARE
+            && t.pawn(self.side ^ 1, self.ep as usize) & self.pieces(self.side, PAWN) != 0
+    }
+
+    /// Puts coloured piece `p` on the empty square `sq`.
+    #[inline(always)]
+    pub fn put(&mut self, p: u8, sq: usize, t: &Tables) {
+        let b = bit(sq);
+        self.kinds[kind_of(p)] |= b;
+        self.colours[colour_of(p)] |= b;
+        self.squares[sq] = p;
+        self.key ^= t.zobrist_piece[p as usize][sq];
+        self.psq += t.psq[p as usize][sq];
+    }
+
+    /// Removes coloured piece `p` from `sq`.
+    #[inline(always)]
+    pub fn remove(&mut self, p: u8, sq: usize, t: &Tables) {
+        let b = bit(sq);
+        self.kinds[kind_of(p)] ^= b;
+        self.colours[colour_of(p)] ^= b;
+        self.squares[sq] = NO_PIECE;
+        self.key ^= t.zobrist_piece[p as usize][sq];
+        self.psq -= t.psq[p as usize][sq];
+    }
+
+    /// Moves coloured piece `p` from `from` to the empty square `to`.
+    #[inline(always)]
+    fn shift(&mut self, p: u8, from: usize, to: usize, t: &Tables) {
+        let b = bit(from) | bit(to);
+        self.kinds[kind_of(p)] ^= b;
+        self.colours[colour_of(p)] ^= b;
+        self.squares[from] = NO_PIECE;
+        self.squares[to] = p;
+        self.key ^= t.zobrist_piece[p as usize][from] ^ t.zobrist_piece[p as usize][to];
+        self.psq += t.psq[p as usize][to] - t.psq[p as usize][from];
+    }
+
+    /// Where the king and rook land when the king on `king` castles with the rook on `rook`.
+    #[inline(always)]
+    pub fn castle_targets(king: usize, rook: usize) -> (usize, usize) {
+        let base = king & 56;
+        if rook > king { (base + 6, base + 5) } else { (base + 2, base + 3) }
+    }
+
+    /// Plays the legal move `m`.
+    #[inline(always)]
+    pub fn make(&mut self, m: Move, t: &Tables) {
+        let from = moves::from_sq(m);
+        let to = moves::to_sq(m);
+        let flag = moves::flag(m);
+        let us = self.side;
+        let p = self.squares[from];
+        let kind = kind_of(p);
+
+        if self.ep_capturable(t) {
+            self.key ^= t.zobrist_ep[file_of(self.ep as usize)];
+        }
+        self.ep = NO_SQUARE;
+        self.halfmove += 1;
+        self.window += 1;
+
+        // A right goes when its rook moves or is captured, or when the king moves.
+        let mut castle = self.castle & !(bit(from) | bit(to));
+        if kind == KING {
+            castle &= !back_rank(us);
+        }
+        if castle != self.castle {
+            for sq in Squares(castle ^ self.castle) {
+                self.key ^= t.zobrist_castle[sq];
+            }
+            self.castle = castle;
+        }
+
+        if flag == CASTLE {
+            let rook = piece(us, ROOK);
+            let (kto, rto) = Board::castle_targets(from, to);
+            self.remove(p, from, t);
+            self.remove(rook, to, t);
+            self.put(p, kto, t);
+            self.put(rook, rto, t);
+        } else if flag == EN_PASSANT {
+            self.remove(piece(us ^ 1, PAWN), to ^ 8, t);
+            self.shift(p, from, to, t);
+            self.halfmove = 0;
+        } else {
+            let victim = self.squares[to];
+            if victim != NO_PIECE {
+                self.remove(victim, to, t);
+                self.halfmove = 0;
+            }
+            if let Some(promo) = moves::promotion(m) {
+                self.remove(p, from, t);
+                self.put(piece(us, promo), to, t);
+            } else {
+                self.shift(p, from, to, t);
+            }
+            if kind == PAWN {
+                self.halfmove = 0;
+                if from ^ to == 16 {
+                    self.ep = ((from + to) / 2) as u8;
+                }
+            }
+        }
+
+        self.side ^= 1;
+        self.key ^= t.zobrist_side;
+        if us == BLACK {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        if self.halfmove == 0 {
+            self.window = 0;
+        }
+        if self.ep_capturable(t) {
+            self.key ^= t.zobrist_ep[file_of(self.ep as usize)];
+        }
+    }
+
+    /// Passes the turn.
+    pub fn make_null(&mut self, t: &Tables) {
+        if self.ep_capturable(t) {
+            self.key ^= t.zobrist_ep[file_of(self.ep as usize)];
+        }
+        self.ep = NO_SQUARE;
+        self.side ^= 1;
+        self.key ^= t.zobrist_side;
+        self.halfmove += 1;
+        // A null move breaks any repetition chain: positions before it are not reachable.
+        self.window = 0;
+    }
+
+    /// The Zobrist key recomputed from scratch; equals `key` when incremental updates are right.
+    pub fn compute_key(&self, t: &Tables) -> u64 {
+        let mut key = 0;
+        for sq in 0..64 {
+            let p = self.squares[sq];
+            if p != NO_PIECE {
+                key ^= t.zobrist_piece[p as usize][sq];
+            }
+        }
+        for sq in Squares(self.castle) {
+            key ^= t.zobrist_castle[sq];
+        }
+        if self.side == BLACK {
+            key ^= t.zobrist_side;
+        }
+        if self.ep_capturable(t) {
+            key ^= t.zobrist_ep[file_of(self.ep as usize)];
+        }
+        key
+    }
+
+    /// The packed piece-square score recomputed from scratch.
+    pub fn compute_psq(&self, t: &Tables) -> i32 {
+        (0..64)
+            .filter(|&sq| self.squares[sq] != NO_PIECE)
+            .map(|sq| t.psq[self.squares[sq] as usize][sq])
+            .sum()
+    }
+}

@@ -1,0 +1,147 @@
+//! Static evaluation: material and piece-square scores, tapered between middlegame and endgame
+//! by the material left on the board.
+//!
+//! The piece-square tables are not typed in: they are computed from a handful of named shapes
+//! (centralisation, pawn advance, king shelter) so that each number has a stated reason. Scores
+//! are packed as `eg << 16 + mg` in one `i32` so that a move updates both phases with one add
+//! (see [`Board`]'s `psq`).
+
+use super::bitboard::*;
+use super::board::Board;
+use crate::game::Score;
+
+/// Material values (middlegame, endgame) in centipawns, by kind; the king's is irrelevant.
+const VALUE: [(i32, i32); 6] = [(85, 110), (320, 290), (335, 310), (470, 520), (960, 960), (0, 0)];
+
+/// Phase weight of each kind; the full phase (opening material) is [`PHASE_MAX`].
+const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The phase of the starting material: 4 minors, 4 rooks and 2 queens.
+const PHASE_MAX: i32 = 24;
+
+/// Bonus for the side to move: it can improve before the opponent does.
+const TEMPO: Score = 10;
+/// Bonus for owning both bishops (middlegame, endgame).
+const BISHOP_PAIR: (i32, i32) = (25, 45);
+
+/// Pawn bonus by relative rank for advancing (middlegame, endgame): passers become
+/// dangerous late, so the endgame column grows faster.
+const PAWN_ADVANCE: [(i32, i32); 8] =
+    [(0, 0), (0, 0), (2, 4), (6, 10), (12, 22), (20, 42), (30, 70), (0, 0)];
+/// Middlegame bonus for a d- or e-pawn on the fourth or fifth rank (central control).
+const PAWN_CENTRE: i32 = 12;
+/// Per step of centrality (0 at a corner, 6 in the centre): knights hate the rim most.
+const KNIGHT_CENTRE: (i32, i32) = (7, 5);
+/// Per step of centrality for bishops.
+const BISHOP_CENTRE: (i32, i32) = (3, 3);
+/// Middlegame bonus for a bishop on one of the two long diagonals.
+const BISHOP_LONG_DIAGONAL: i32 = 8;
+/// Bonus for a rook on the seventh rank, where pawns and king usually sit.
+const ROOK_SEVENTH: (i32, i32) = (15, 20);
+/// Middlegame bonus for a rook on the d- or e-file (most often opened first).
+const ROOK_CENTRE_FILE: i32 = 5;
+/// Per step of centrality for queens: a little in the middlegame, more later.
+const QUEEN_CENTRE: (i32, i32) = (2, 4);
+/// Middlegame king bonus on its back rank by file: the castled corners are safest, the centre
+/// files (where it is exposed once the centre opens) least.
+const KING_BACK_RANK: [i32; 8] = [10, 20, 10, -10, -10, -5, 25, 15];
+/// Middlegame king penalty per rank advanced.
+const KING_ADVANCE: i32 = 20;
+/// Endgame king bonus per step of centrality: the king becomes a fighting piece.
+const KING_CENTRE: i32 = 8;
+
+/// Packs a middlegame and an endgame score.
+pub const fn pack(mg: i32, eg: i32) -> i32 {
+    (eg << 16) + mg
+}
+
+/// The middlegame half of a packed score.
+pub const fn mg(s: i32) -> i32 {
+    s as i16 as i32
+}
+
+/// The endgame half of a packed score.
+pub const fn eg(s: i32) -> i32 {
+    ((s + 0x8000) >> 16) as i16 as i32
+}
+
+/// Centrality of a square: 0 in a corner up to 6 in the four centre squares.
+fn centrality(sq: usize) -> i32 {
+    let f = file_of(sq) as i32;
+    let r = rank_of(sq) as i32;
+    (7 - (2 * f - 7).abs()) / 2 + (7 - (2 * r - 7).abs()) / 2
+}
+
+/// The (middlegame, endgame) square bonus of a white piece of `kind` on `sq`.
+fn square_bonus(kind: usize, sq: usize) -> (i32, i32) {
+    let f = file_of(sq);
+    let r = rank_of(sq);
+    let c = centrality(sq);
+    // Centre the centrality terms around zero so the material values stay the averages.
+    let centred = |w: (i32, i32)| (w.0 * (c - 3), w.1 * (c - 3));
+    match kind {
+        PAWN => {
+            let (mut m, e) = PAWN_ADVANCE[r];
+            if (f == 3 || f == 4) && (r == 3 || r == 4) {
+                m += PAWN_CENTRE;
+            }
+            (m, e)
+        }
+        KNIGHT => centred(KNIGHT_CENTRE),
+        BISHOP => {
+            let (mut m, e) = centred(BISHOP_CENTRE);
+            if f == r || f + r == 7 {
+                m += BISHOP_LONG_DIAGONAL;
+            }
+            (m, e)
+        }
+        ROOK => {
+            let mut s = if r == 6 { ROOK_SEVENTH } else { (0, 0) };
+            if f == 3 || f == 4 {
+                s.0 += ROOK_CENTRE_FILE;
+            }
+            s
+        }
+        QUEEN => centred(QUEEN_CENTRE),
+        _ => {
+            let m = if r == 0 { KING_BACK_RANK[f] } else { -KING_ADVANCE * r as i32 };
+            (m, KING_CENTRE * (c - 3))
+        }
+    }
+}
+
+/// The packed material plus square score of every coloured piece on every square, from
+/// white's view: black's entries are white's mirrored vertically and negated.
+pub fn psq_table() -> [[i32; 64]; 12] {
+    let mut table = [[0; 64]; 12];
+    for kind in PAWN..=KING {
+        for sq in 0..64 {
+            let (bm, be) = square_bonus(kind, sq);
+            let s = pack(VALUE[kind].0 + bm, VALUE[kind].1 + be);
+            table[piece(WHITE, kind) as usize][sq] = s;
+            table[piece(BLACK, kind) as usize][sq ^ 56] = -s;
+        }
+    }
+    table
+}
+
+/// Evaluates `b` from the side to move's point of view, in centipawns.
+pub fn evaluate(b: &Board) -> Score {
+    let mut s = b.psq;
+    if b.pieces(WHITE, BISHOP).count_ones() >= 2 {
+        s += pack(BISHOP_PAIR.0, BISHOP_PAIR.1);
+    }
+    if b.pieces(BLACK, BISHOP).count_ones() >= 2 {
+        s -= pack(BISHOP_PAIR.0, BISHOP_PAIR.1);
+    }
+    let phase = (KNIGHT..=QUEEN)
+        .map(|k| PHASE_WEIGHT[k] * b.kinds[k].count_ones() as i32)
+        .sum::<i32>()
+        .min(PHASE_MAX);
+    let v = (mg(s) * phase + eg(s) * (PHASE_MAX - phase)) / PHASE_MAX;
+    (if b.side == WHITE { v } else { -v }) + TEMPO
+}
+
+/// Material of one side in middlegame centipawns, for move ordering.
+pub fn piece_value(kind: usize) -> i32 {
+    VALUE[kind].0
+}

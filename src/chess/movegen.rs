@@ -1,0 +1,268 @@
+//! Legal move generation with check and pin masks (no make-and-test).
+//!
+//! One generator, monomorphised over the side to move, over whether quiet moves are wanted,
+//! and over a [`Sink`] that either stores moves or only counts them: perft's last ply counts
+//! whole target sets with a popcount instead of building a list.
+//!
+//! Legality without trying moves:
+//! - the king may step only to squares the enemy does not attack with the king lifted off the
+//!   board (so a slider's ray through the king's square still counts);
+//! - in double check only the king moves; in single check other pieces must capture the checker
+//!   or land between it and the king (the check mask);
+//! - a pinned piece stays on the line through its king and itself;
+//! - en passant, rare and full of odd discovered checks (both pawns leave one rank), is tested
+//!   by recomputing slider attacks on the king with the resulting occupancy.
+
+use super::bitboard::*;
+use super::board::Board;
+use super::moves::{self, CASTLE, EN_PASSANT, NORMAL, PROMO_KNIGHT, PROMO_QUEEN};
+use super::tables::Tables;
+use crate::game::MoveList;
+
+/// Where generated moves go.
+pub trait Sink {
+    /// Moves from `from` to every square of `to`.
+    fn moves(&mut self, from: usize, to: Bitboard);
+    /// Pawn moves to every square of `to`, each from `to - delta`.
+    fn pawn(&mut self, to: Bitboard, delta: i32);
+    /// Promotions to every square of `to`, each from `to - delta`; to all four pieces when
+    /// `all`, else to a queen only.
+    fn promotions(&mut self, to: Bitboard, delta: i32, all: bool);
+    /// One move given in full.
+    fn one(&mut self, from: usize, to: usize, flag: u16);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn moves(&mut self, from: usize, to: Bitboard) {
+        for sq in Squares(to) {
+            self.push(moves::encode(from, sq, NORMAL));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn(&mut self, to: Bitboard, delta: i32) {
+        for sq in Squares(to) {
+            self.push(moves::encode((sq as i32 - delta) as usize, sq, NORMAL));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, delta: i32, all: bool) {
+        for sq in Squares(to) {
+            let from = (sq as i32 - delta) as usize;
+            self.push(moves::encode(from, sq, PROMO_QUEEN));
+            if all {
+                for flag in PROMO_KNIGHT..PROMO_QUEEN {
+                    self.push(moves::encode(from, sq, flag));
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn one(&mut self, from: usize, to: usize, flag: u16) {
+        self.push(moves::encode(from, to, flag));
+    }
+}
+
+/// A sink that only counts moves (perft's last ply).
+pub struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn moves(&mut self, _from: usize, to: Bitboard) {
+        self.0 += to.count_ones() as u64;
+    }
+
+    #[inline(always)]
+    fn pawn(&mut self, to: Bitboard, _delta: i32) {
+        self.0 += to.count_ones() as u64;
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, _delta: i32, all: bool) {
+        self.0 += to.count_ones() as u64 * if all { 4 } else { 1 };
+    }
+
+    #[inline(always)]
+    fn one(&mut self, _from: usize, _to: usize, _flag: u16) {
+        self.0 += 1;
+    }
+}
+
+/// Generates the legal moves of `b` into `sink`: all of them when `QUIETS`, else only captures
+/// and queen promotions (including capture-promotions, to a queen only).
+#[inline(always)]
+pub fn generate<const QUIETS: bool, S: Sink>(b: &Board, t: &Tables, sink: &mut S) {
+    if b.side == WHITE {
+        generate_for::<true, QUIETS, S>(b, t, sink)
+    } else {
+        generate_for::<false, QUIETS, S>(b, t, sink)
+    }
+}
+
+/// Shifts a bitboard one rank towards the enemy.
+#[inline(always)]
+fn up<const WHITE_MOVES: bool>(b: Bitboard) -> Bitboard {
+    if WHITE_MOVES { b << 8 } else { b >> 8 }
+}
+
+#[inline(always)]
+fn generate_for<const WHITE_MOVES: bool, const QUIETS: bool, S: Sink>(
+    b: &Board,
+    t: &Tables,
+    sink: &mut S,
+) {
+    let us = if WHITE_MOVES { WHITE } else { BLACK };
+    let them = us ^ 1;
+    let ours = b.colours[us];
+    let theirs = b.colours[them];
+    let occ = ours | theirs;
+    let ksq = b.king_sq(us);
+    let checkers = b.attackers_to(ksq, occ, t) & theirs;
+
+    // King steps, tested with the king lifted so it cannot hide behind itself.
+    let wanted = if QUIETS { !ours } else { theirs };
+    let occ_no_king = occ ^ bit(ksq);
+    let mut safe = 0;
+    for to in Squares(t.king(ksq) & wanted) {
+        if !b.attacked_by(to, them, occ_no_king, t) {
+            safe |= bit(to);
+        }
+    }
+    sink.moves(ksq, safe);
+
+    if checkers & (checkers.wrapping_sub(1)) != 0 {
+        return; // double check
+    }
+    let check_mask = if checkers != 0 { t.between(ksq, lsb(checkers)) | checkers } else { !0 };
+    let target = wanted & check_mask;
+
+    // Pins: enemy sliders that see the king through exactly one of our pieces.
+    let their_rq = (b.kinds[ROOK] | b.kinds[QUEEN]) & theirs;
+    let their_bq = (b.kinds[BISHOP] | b.kinds[QUEEN]) & theirs;
+    let snipers = (t.rook(ksq, theirs) & their_rq) | (t.bishop(ksq, theirs) & their_bq);
+    let mut pinned = 0;
+    for s in Squares(snipers) {
+        let blockers = t.between(ksq, s) & ours;
+        if blockers & blockers.wrapping_sub(1) == 0 {
+            pinned |= blockers;
+        }
+    }
+
+    // Pieces. A pinned piece can never answer a check, and a pinned knight never moves.
+    let movable = if checkers != 0 { ours & !pinned } else { ours };
+    for from in Squares(b.kinds[KNIGHT] & ours & !pinned) {
+        sink.moves(from, t.knight(from) & target);
+    }
+    for from in Squares(b.kinds[BISHOP] & movable) {
+        let mut to = t.bishop(from, occ) & target;
+        if pinned & bit(from) != 0 {
+            to &= t.line(ksq, from);
+        }
+        sink.moves(from, to);
+    }
+    for from in Squares(b.kinds[ROOK] & movable) {
+        let mut to = t.rook(from, occ) & target;
+        if pinned & bit(from) != 0 {
+            to &= t.line(ksq, from);
+        }
+        sink.moves(from, to);
+    }
+    for from in Squares(b.kinds[QUEEN] & movable) {
+        let mut to = t.queen(from, occ) & target;
+        if pinned & bit(from) != 0 {
+            to &= t.line(ksq, from);
+        }
+        sink.moves(from, to);
+    }
+
+    // Pawns: unpinned ones set-wise by shifts, pinned ones one by one along their pin line.
+    let (push, left, right) = if WHITE_MOVES { (8, 7, 9) } else { (-8, -9, -7) };
+    let last = if WHITE_MOVES { RANK_7 } else { RANK_2 };
+    let third = if WHITE_MOVES { RANK_3 } else { RANK_6 };
+    let pawns = b.kinds[PAWN] & ours;
+    let empty = !occ;
+    let free = pawns & !pinned;
+    // Capturing towards the a-file must not start on it, towards the h-file not on the h-file.
+    let caps_left = |p: Bitboard| up::<WHITE_MOVES>(p & !FILE_A) >> 1;
+    let caps_right = |p: Bitboard| up::<WHITE_MOVES>(p & !FILE_H) << 1;
+
+    let plain = free & !last;
+    if QUIETS {
+        let one = up::<WHITE_MOVES>(plain) & empty;
+        let two = up::<WHITE_MOVES>(one & third) & empty;
+        sink.pawn(one & check_mask, push);
+        sink.pawn(two & check_mask, 2 * push);
+    }
+    sink.pawn(caps_left(plain) & theirs & check_mask, left);
+    sink.pawn(caps_right(plain) & theirs & check_mask, right);
+
+    let promoting = free & last;
+    if promoting != 0 {
+        sink.promotions(up::<WHITE_MOVES>(promoting) & empty & check_mask, push, QUIETS);
+        sink.promotions(caps_left(promoting) & theirs & check_mask, left, QUIETS);
+        sink.promotions(caps_right(promoting) & theirs & check_mask, right, QUIETS);
+    }
+
+    if checkers == 0 {
+        for from in Squares(pawns & pinned) {
+            let line = t.line(ksq, from);
+            let one = up::<WHITE_MOVES>(bit(from)) & empty;
+            let mut to = t.pawn(us, from) & theirs & line;
+            if QUIETS || bit(from) & last != 0 {
+                to |= (one | (up::<WHITE_MOVES>(one & third) & empty)) & line;
+            }
+            if bit(from) & last != 0 {
+                for sq in Squares(to) {
+                    sink.promotions(bit(sq), sq as i32 - from as i32, QUIETS);
+                }
+            } else {
+                sink.moves(from, to);
+            }
+        }
+    }
+
+    // En passant: rare, so simply test the king's safety on the resulting occupancy.
+    if b.ep != NO_SQUARE {
+        let ep = b.ep as usize;
+        let captured = ep ^ 8;
+        for from in Squares(t.pawn(them, ep) & pawns) {
+            let after = (occ ^ bit(from) ^ bit(captured)) | bit(ep);
+            let rest = theirs ^ bit(captured);
+            let attacked = (t.knight(ksq) & b.kinds[KNIGHT] & rest)
+                | (t.pawn(us, ksq) & b.kinds[PAWN] & rest)
+                | (t.rook(ksq, after) & their_rq)
+                | (t.bishop(ksq, after) & their_bq);
+            if attacked == 0 {
+                sink.one(from, ep, EN_PASSANT);
+            }
+        }
+    }
+
+    // Castling: king and rook paths empty (but for each other), no square the king crosses
+    // or lands on attacked with both lifted off. Paths are computed from the squares, so
+    // Chess960 placements work unchanged.
+    if QUIETS && checkers == 0 {
+        for rook in Squares(b.castle & ours) {
+            let (kto, rto) = Board::castle_targets(ksq, rook);
+            let king_path = t.between(ksq, kto) | bit(kto);
+            let rook_path = t.between(rook, rto) | bit(rto);
+            if (king_path | rook_path) & occ & !(bit(ksq) | bit(rook)) != 0 {
+                continue;
+            }
+            let lifted = occ ^ bit(ksq) ^ bit(rook);
+            if Squares(king_path).all(|sq| !b.attacked_by(sq, them, lifted, t)) {
+                sink.one(ksq, rook, CASTLE);
+            }
+        }
+    }
+}
+
+/// True when the side to move in `b` has at least one legal move.
+pub fn has_moves(b: &Board, t: &Tables) -> bool {
+    let mut c = Counter(0);
+    generate::<true, _>(b, t, &mut c);
+    c.0 != 0
+}
