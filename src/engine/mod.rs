@@ -42,14 +42,24 @@ impl Board {
         }
     }
 
-    /// Sets up `start` and plays `moves` in `variant`; on error nothing is applied and the
-    /// message names the bad FEN field or the first bad move.
-    pub fn setup(variant: Variant, start: &Start, moves: &[String]) -> Result<Board, String> {
-        fn build<G: Game>(start: &Start, moves: &[String]) -> Result<G, String> {
+    /// Sets up `start` and plays `moves` in `variant` (`chess960`: Chess960 castling notation);
+    /// on error nothing is applied and the message names the bad FEN field or the first bad move.
+    pub fn setup(
+        variant: Variant,
+        start: &Start,
+        moves: &[String],
+        chess960: bool,
+    ) -> Result<Board, String> {
+        fn build<G: Game>(
+            start: &Start,
+            moves: &[String],
+            prepare: impl FnOnce(&mut G),
+        ) -> Result<G, String> {
             let mut board = match start {
                 Start::Startpos => G::startpos(),
                 Start::Fen(fen) => G::from_fen(fen).map_err(|e| format!("invalid FEN: {e}"))?,
             };
+            prepare(&mut board);
             for (i, text) in moves.iter().enumerate() {
                 let m = board.parse_move(text).map_err(|e| format!("move {} {e}", i + 1))?;
                 board.make(m);
@@ -57,8 +67,10 @@ impl Board {
             Ok(board)
         }
         Ok(match variant {
-            Variant::Chess => Board::Chess(Box::new(build(start, moves)?)),
-            Variant::Xiangqi => Board::Xiangqi(Box::new(build(start, moves)?)),
+            Variant::Chess => Board::Chess(Box::new(build(start, moves, |b: &mut Chess| {
+                b.set_chess960(chess960)
+            })?)),
+            Variant::Xiangqi => Board::Xiangqi(Box::new(build(start, moves, |_| {})?)),
         })
     }
 }
@@ -309,7 +321,12 @@ impl Engine {
             Change::ShowRefutations(on) => self.settings.view.refutations = on,
             Change::Ponder(on) => self.settings.ponder = on,
             Change::Analyse(on) => self.settings.analyse = on,
-            Change::Chess960(on) => self.settings.chess960 = on,
+            Change::Chess960(on) => {
+                self.settings.chess960 = on;
+                if let Some(Board::Chess(b)) = self.board.as_mut() {
+                    b.set_chess960(on);
+                }
+            }
             Change::Opponent(o) => self.settings.opponent = o,
             Change::LogFile(path) => {
                 if let Err(e) = self.out.set_log(&path) {
@@ -329,7 +346,7 @@ impl Engine {
             self.set_variant(v);
             self.send(Report::Message(format!("variant set to {} by the FEN", v.name())));
         }
-        match Board::setup(self.variant, &start, &moves) {
+        match Board::setup(self.variant, &start, &moves, self.settings.chess960) {
             Ok(b) => self.board = Some(b),
             Err(e) => {
                 self.send(Report::Error(format!("position rejected: {e}")));
