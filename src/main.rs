@@ -2,7 +2,6 @@
 
 use chariot::engine::Engine;
 use chariot::game::Variant;
-use chariot::protocol::Protocol;
 use chariot::protocol::output::Output;
 use chariot::protocol::reader;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -106,15 +105,17 @@ fn run_loop(cli: Cli) {
     }
     let variant = cli.variant.map(Variant::from);
     let (tx, rx) = crossbeam_channel::unbounded();
+    let engine = Engine::new(out.clone(), variant);
+    let gate = engine.gate();
     let spawned = if cli.commands.is_empty() {
-        reader::spawn(BufReader::new(std::io::stdin()), tx, out.clone(), None)
+        reader::spawn(BufReader::new(std::io::stdin()), tx, out, gate)
     } else {
         let script = cli.commands.join("\n") + "\n";
-        reader::spawn(std::io::Cursor::new(script.into_bytes()), tx, out.clone(), None)
+        reader::spawn(std::io::Cursor::new(script.into_bytes()), tx, out, gate)
     };
     if let Err(e) = spawned {
         eprintln!("chariot: cannot start the input thread: {e}");
         std::process::exit(1);
     }
-    Engine::new(out, None::<Protocol>, variant).run(rx);
+    engine.run(rx);
 }

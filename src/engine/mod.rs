@@ -9,9 +9,11 @@
 pub mod options;
 
 use crate::chess::Chess;
+use crate::game::{DRAW, MATE_BOUND};
 use crate::game::{Game, MoveList, Variant, perft_divide};
 use crate::protocol::output::Output;
 use crate::protocol::reader::Event;
+use crate::protocol::reader::Gate;
 use crate::protocol::{Command, Limits, Protocol, Report, Start};
 use crate::search::pool::{self, Reporter, Signals};
 use crate::search::time::Budget;
@@ -20,9 +22,13 @@ use crate::search::{Worker, to_eval};
 use crate::xiangqi::Xiangqi;
 use crossbeam_channel::{Receiver, Sender, select};
 use options::{Change, Settings};
+use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+
+/// How long a `go` whose limits could not be read searches (ms).
+const ERROR_MOVETIME_MS: u64 = 100;
 
 /// A position of either game.
 #[derive(Clone)]
@@ -42,13 +48,13 @@ impl Board {
         }
     }
 
-    /// Sets up `start` and plays `moves` in `variant` (`chess960`: Chess960 castling notation);
+    /// Sets up `start` and plays `moves` in `variant` with the rules `settings` choose;
     /// on error nothing is applied and the message names the bad FEN field or the first bad move.
     pub fn setup(
         variant: Variant,
         start: &Start,
         moves: &[String],
-        chess960: bool,
+        settings: &Settings,
     ) -> Result<Board, String> {
         fn build<G: Game>(
             start: &Start,
@@ -68,9 +74,13 @@ impl Board {
         }
         Ok(match variant {
             Variant::Chess => Board::Chess(Box::new(build(start, moves, |b: &mut Chess| {
-                b.set_chess960(chess960)
+                b.set_chess960(settings.chess960)
             })?)),
-            Variant::Xiangqi => Board::Xiangqi(Box::new(build(start, moves, |_| {})?)),
+            Variant::Xiangqi => {
+                Board::Xiangqi(Box::new(build(start, moves, |b: &mut Xiangqi| {
+                    b.set_move_limit(settings.drawmoves)
+                })?))
+            }
         })
     }
 }
@@ -111,17 +121,66 @@ pub struct Engine {
     eof: bool,
     done_tx: Sender<()>,
     done_rx: Receiver<()>,
+    /// Holds the reader in UCCI batch mode until each `go` is answered.
+    gate: Arc<Gate>,
+    /// The engine's own recent scores, for draw offers and resigning.
+    temper: Arc<Mutex<Temper>>,
+}
+
+/// The engine's mood over a game: its recent scores decide draw offers and resigning.
+#[derive(Default)]
+struct Temper {
+    /// Scores (internal units, own view) of the last searches, most recent last.
+    scores: Vec<i32>,
+}
+
+/// Accept a draw offer at or below this score (protocol units: centipawns, UCCI units).
+pub const DRAW_ACCEPT: i32 = 20;
+/// Offer a draw when this many searches in a row saw an exact draw score at depth
+/// [`DRAW_OFFER_DEPTH`] or more.
+pub const DRAW_OFFER_SEARCHES: usize = 3;
+/// The shallowest depth whose draw score counts for an offer.
+pub const DRAW_OFFER_DEPTH: u32 = 8;
+/// Resign when this many searches in a row scored at or below [`RESIGN_SCORE`].
+pub const RESIGN_SEARCHES: usize = 3;
+/// A hopeless score (protocol units): about two chariots or two queens down.
+pub const RESIGN_SCORE: i32 = -1500;
+
+impl Temper {
+    /// Records a search's score and decides `(draw, resign)`.
+    fn judge<G: Game>(
+        &mut self,
+        score: i32,
+        depth: u32,
+        draw_offered: bool,
+        may_resign: bool,
+    ) -> (bool, bool) {
+        let protocol = score / G::UNITS_PER_CP;
+        self.scores.push(if depth >= DRAW_OFFER_DEPTH { score } else { i32::MIN });
+        let recent = |n: usize| &self.scores[self.scores.len().saturating_sub(n)..];
+        let hopeless = |s: &i32| *s != i32::MIN && *s / G::UNITS_PER_CP <= RESIGN_SCORE;
+        let resign = may_resign
+            && (score <= -MATE_BOUND
+                || (recent(RESIGN_SEARCHES).len() == RESIGN_SEARCHES
+                    && recent(RESIGN_SEARCHES).iter().all(hopeless)));
+        let dead_draw = recent(DRAW_OFFER_SEARCHES).len() == DRAW_OFFER_SEARCHES
+            && recent(DRAW_OFFER_SEARCHES).iter().all(|s| *s == DRAW);
+        let draw = !resign && ((draw_offered && protocol <= DRAW_ACCEPT) || dead_draw);
+        (draw, resign)
+    }
 }
 
 impl Engine {
     /// A fresh session writing to `out`; `variant` is the game until a protocol says otherwise.
-    pub fn new(out: Arc<Output>, protocol: Option<Protocol>, variant: Option<Variant>) -> Self {
+    pub fn new(out: Arc<Output>, variant: Option<Variant>) -> Self {
         let (done_tx, done_rx) = crossbeam_channel::unbounded();
-        let variant = variant.or(protocol.map(Protocol::default_variant)).unwrap_or(Variant::Chess);
+        let variant = variant.unwrap_or(Variant::Chess);
         let settings = Settings::default();
         Engine {
             out,
-            protocol,
+            protocol: None,
+            gate: Arc::new(Gate::default()),
+            temper: Arc::new(Mutex::new(Temper::default())),
             variant,
             board: Some(Board::startpos(variant)),
             invalid_reason: String::new(),
@@ -135,6 +194,11 @@ impl Engine {
             done_tx,
             done_rx,
         }
+    }
+
+    /// The gate the reader waits at in UCCI batch mode.
+    pub fn gate(&self) -> Arc<Gate> {
+        self.gate.clone()
     }
 
     fn reporter(&self) -> Reporter {
@@ -203,7 +267,7 @@ impl Engine {
             match c {
                 Command::IsReady => self.send(Report::Ready),
                 Command::Stop => run.signals.stop(),
-                Command::PonderHit { .. } => run.signals.ponderhit(),
+                Command::PonderHit { draw_offer } => run.signals.ponderhit(draw_offer),
                 Command::Debug(on) => self.debug = on,
                 Command::Quit => {
                     run.signals.stop();
@@ -242,6 +306,7 @@ impl Engine {
             let _ = run.handle.join();
             // Drain the completion notice if the join came first (quit).
             while self.done_rx.try_recv().is_ok() {}
+            self.gate.answered();
         }
     }
 
@@ -256,11 +321,7 @@ impl Engine {
         match c {
             Command::Hello => self.send(Report::Hello { variant: self.variant }),
             Command::IsReady => self.send(Report::Ready),
-            Command::NewGame => {
-                if let Some(tt) = Arc::get_mut(&mut self.tt) {
-                    tt.clear();
-                }
-            }
+            Command::NewGame => self.new_game(),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { start, moves } => self.set_position(start, moves),
             Command::BanMoves(moves) => self.ban(moves),
@@ -285,6 +346,13 @@ impl Engine {
             }
         }
         true
+    }
+
+    fn new_game(&mut self) {
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            tt.clear();
+        }
+        self.temper.lock().scores.clear();
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -333,6 +401,16 @@ impl Engine {
                     self.send(Report::Error(format!("cannot open log file '{path}': {e}")));
                 }
             }
+            Change::NewGame => self.new_game(),
+            Change::Debug(on) => self.debug = on,
+            Change::DrawMoves(plies) => {
+                self.settings.drawmoves = plies;
+                if let Some(Board::Xiangqi(b)) = self.board.as_mut() {
+                    b.set_move_limit(plies);
+                }
+            }
+            Change::Idle(share) => self.settings.idle = share,
+            Change::Resign(on) => self.settings.resign = on,
             Change::None => {}
         }
     }
@@ -346,7 +424,7 @@ impl Engine {
             self.set_variant(v);
             self.send(Report::Message(format!("variant set to {} by the FEN", v.name())));
         }
-        match Board::setup(self.variant, &start, &moves, self.settings.chess960) {
+        match Board::setup(self.variant, &start, &moves, &self.settings) {
             Ok(b) => self.board = Some(b),
             Err(e) => {
                 self.send(Report::Error(format!("position rejected: {e}")));
@@ -374,12 +452,20 @@ impl Engine {
     }
 
     fn go(&mut self, mut limits: Limits) {
+        for e in std::mem::take(&mut limits.errors) {
+            self.send(Report::Error(format!("go: {e}")));
+            // A `go` whose limits could not be read must still answer, and soon.
+            if limits.is_unbounded() && !limits.ponder {
+                limits.movetime = Some(ERROR_MOVETIME_MS);
+            }
+        }
         let Some(board) = self.board.clone() else {
             self.send(Report::Error(format!(
                 "no valid position to search ({})",
                 self.invalid_reason
             )));
             self.send(Report::BestMove { best: None, ponder: None, draw: false, resign: false });
+            self.gate.answered();
             return;
         };
         // UCI has no use for a depth-0 search; it means "at least move".
@@ -408,6 +494,7 @@ impl Engine {
         }
         let mut signals = Signals::new(&limits, budget, self.settings.threads);
         signals.contempt = self.settings.contempt();
+        signals.idle = self.settings.idle;
         let signals = Arc::new(signals);
         let unbounded = limits.infinite || limits.ponder || limits.is_unbounded();
         let reporter = self.reporter();
@@ -415,6 +502,8 @@ impl Engine {
         let done = self.done_tx.clone();
         let threads = self.settings.threads;
         let view = self.settings.view.clone();
+        let temper = self.temper.clone();
+        let may_resign = self.settings.resign;
         let ucci = self.protocol == Some(Protocol::Ucci);
         let (root, rejected) = pool::root_moves(&board, &limits.searchmoves, &self.banned);
         for text in rejected {
@@ -459,18 +548,19 @@ impl Engine {
             } else {
                 let answer = pool::search(&board, root, threads, &view, &tt, &sig, &reporter);
                 sig.wait_until_answerable();
+                let (draw, resign) = temper.lock().judge::<G>(
+                    answer.score,
+                    answer.depth,
+                    sig.draw_offered(),
+                    may_resign,
+                );
                 let text = |m: Option<crate::game::Move>| m.map(|m| board.move_text(m));
                 let ponder = answer.best.and_then(|b| {
                     let mut after = board.clone();
                     after.make(b);
                     answer.ponder.filter(|&p| after.is_legal(p)).map(|p| after.move_text(p))
                 });
-                reporter.send(&Report::BestMove {
-                    best: text(answer.best),
-                    ponder,
-                    draw: false,
-                    resign: false,
-                });
+                reporter.send(&Report::BestMove { best: text(answer.best), ponder, draw, resign });
             }
             let _ = done.send(());
         };

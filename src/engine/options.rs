@@ -15,6 +15,12 @@ pub const HASH_MAX: usize = 65_536;
 pub const THREADS_MAX: usize = 256;
 /// The most milliseconds of move overhead accepted.
 pub const OVERHEAD_MAX: u64 = 5_000;
+/// Xiangqi's natural move limit by default: 120 plies (60 moves) without a capture.
+pub const DRAWMOVES_DEFAULT: u32 = 120;
+/// The longest natural move limit accepted.
+pub const DRAWMOVES_MAX: u32 = 1000;
+/// The idle levels and the share of thinking time each leaves free (percent).
+const IDLE_LEVELS: [(&str, u32); 4] = [("none", 0), ("small", 25), ("medium", 50), ("large", 75)];
 /// The most lines MultiPV accepts.
 pub const MULTIPV_MAX: usize = 256;
 /// What `UCI_EngineAbout` says.
@@ -43,6 +49,12 @@ pub struct Settings {
     pub chess960: bool,
     /// What the GUI said about the opponent (`UCI_Opponent`).
     pub opponent: Opponent,
+    /// Xiangqi's natural move limit, in plies without a capture.
+    pub drawmoves: u32,
+    /// Percent of the thinking time left idle (UCCI `idle`).
+    pub idle: u32,
+    /// Resign hopeless games (UCCI `bestmove ... resign`).
+    pub resign: bool,
 }
 
 /// The opponent, as `UCI_Opponent` describes it: `<title> <elo> <computer|human> <name>`.
@@ -91,6 +103,9 @@ impl Default for Settings {
             analyse: false,
             chess960: false,
             opponent: Opponent::default(),
+            drawmoves: DRAWMOVES_DEFAULT,
+            idle: 0,
+            resign: true,
         }
     }
 }
@@ -126,6 +141,16 @@ pub enum Change {
     Opponent(Opponent),
     /// Start (or, with an empty path, stop) the debug log.
     LogFile(String),
+    /// A new game: clear the hash table and the game's memory.
+    NewGame,
+    /// Debug output on or off.
+    Debug(bool),
+    /// The natural move limit in plies.
+    DrawMoves(u32),
+    /// Percent of thinking time to leave idle.
+    Idle(u32),
+    /// Allow resigning.
+    Resign(bool),
     /// An option that needs no engine action (UCCI `usemillisec`, handled by the front-end).
     None,
 }
@@ -162,7 +187,15 @@ pub fn ucci_lines() -> Vec<String> {
         "option usemillisec type check default false".to_string(),
         format!("option hashsize type spin min 1 max {HASH_MAX} default {HASH_DEFAULT}"),
         format!("option threads type spin min 1 max {THREADS_MAX} default 1"),
+        "option batch type check default false".to_string(),
+        "option debug type check default false".to_string(),
+        "option ponder type check default false".to_string(),
+        format!("option drawmoves type spin min 0 max {DRAWMOVES_MAX} default {DRAWMOVES_DEFAULT}"),
+        "option idle type combo var none var small var medium var large default none".to_string(),
+        "option resign type check default true".to_string(),
+        "option newgame type button".to_string(),
         "option clearhash type button".to_string(),
+        "option dualtime type label".to_string(),
     ]
 }
 
@@ -204,7 +237,8 @@ fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
 
 fn check(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
     match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-        Some("true" | "on") => Ok(true),
+        // UCCI GUIs write `setoption debug` for "on".
+        None | Some("true" | "on") => Ok(true),
         Some("false" | "off") => Ok(false),
         _ => Err(OptionError::Value {
             name: name.to_string(),
@@ -256,7 +290,23 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         // Information for the GUI to show; setting it changes nothing.
         "uci_engineabout" => Ok(Change::None),
         "debug log file" => Ok(Change::LogFile(string(value))),
-        "usemillisec" => Ok(Change::None),
+        // Handled by the UCCI front-end (time unit, batch reading); announced, nothing to do here.
+        "usemillisec" | "batch" | "dualtime" => Ok(Change::None),
+        "debug" => Ok(Change::Debug(check(name, value)?)),
+        "newgame" => Ok(Change::NewGame),
+        "drawmoves" => Ok(Change::DrawMoves(spin(name, value, 0, DRAWMOVES_MAX)?)),
+        "resign" => Ok(Change::Resign(check(name, value)?)),
+        "idle" => {
+            let v = value.map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default();
+            match IDLE_LEVELS.iter().find(|(n, _)| *n == v) {
+                Some((_, share)) => Ok(Change::Idle(*share)),
+                None => Err(OptionError::Value {
+                    name: name.to_string(),
+                    value: value.unwrap_or("").to_string(),
+                    expected: "none, small, medium or large".to_string(),
+                }),
+            }
+        }
         _ => Err(OptionError::Unknown(name.to_string())),
     }
 }

@@ -52,14 +52,14 @@ impl Protocol {
 #[derive(Clone, Debug)]
 pub struct Frontend {
     protocol: Protocol,
-    /// UCCI: times are milliseconds rather than seconds (`setoption usemillisec true`).
-    millisec: bool,
+    /// UCCI's session state (time unit, batch mode).
+    ucci: ucci::State,
 }
 
 impl Frontend {
     /// A front-end for `protocol`.
     pub fn new(protocol: Protocol) -> Self {
-        Frontend { protocol, millisec: false }
+        Frontend { protocol, ucci: ucci::State::default() }
     }
 
     /// The protocol spoken.
@@ -72,8 +72,13 @@ impl Frontend {
     pub fn parse(&mut self, line: &str) -> Result<Option<Command>, ParseError> {
         match self.protocol {
             Protocol::Uci => uci::parse(line),
-            Protocol::Ucci => ucci::parse(line, &mut self.millisec),
+            Protocol::Ucci => ucci::parse(line, &mut self.ucci),
         }
+    }
+
+    /// UCCI batch mode: read no input while a search runs.
+    pub fn batch(&self) -> bool {
+        self.protocol == Protocol::Ucci && self.ucci.batch
     }
 }
 
@@ -109,6 +114,9 @@ pub struct Limits {
     pub perft: Option<u32>,
     /// The opponent offers a draw (UCCI `go draw`).
     pub draw_offer: bool,
+    /// Arguments that could not be read; each names the offending token. The rest of the
+    /// command still runs, because every `go` must be answered.
+    pub errors: Vec<String>,
 }
 
 impl Limits {

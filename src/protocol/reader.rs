@@ -7,6 +7,7 @@
 use super::output::Output;
 use super::{Command, Frontend, ParseError, Protocol};
 use crossbeam_channel::Sender;
+use parking_lot::{Condvar, Mutex};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -24,6 +25,38 @@ pub enum Event {
     Eof,
 }
 
+/// Holds the reader back while a `go` read in UCCI batch mode is unanswered, so that a
+/// redirected command file runs line after line (the spec's batch mode).
+#[derive(Default)]
+pub struct Gate {
+    outstanding: Mutex<u64>,
+    answered: Condvar,
+}
+
+impl Gate {
+    /// Called by the reader before it forwards a batch-mode `go`.
+    fn hold(&self) {
+        *self.outstanding.lock() += 1;
+    }
+
+    /// Blocks the reader until every held `go` has been answered.
+    fn wait(&self) {
+        let mut n = self.outstanding.lock();
+        while *n > 0 {
+            self.answered.wait(&mut n);
+        }
+    }
+
+    /// Called by the controller after each `go` is answered.
+    pub fn answered(&self) {
+        let mut n = self.outstanding.lock();
+        if *n > 0 {
+            *n -= 1;
+            self.answered.notify_all();
+        }
+    }
+}
+
 /// The line printed when input arrives before a protocol has been chosen.
 pub const HINT: &str =
     "Chariot: type 'uci' for chess (UCI) or 'ucci' for xiangqi (UCCI) first; 'quit' leaves";
@@ -33,13 +66,13 @@ pub fn spawn(
     input: impl BufRead + Send + 'static,
     inbox: Sender<Event>,
     out: Arc<Output>,
-    preset: Option<Protocol>,
+    gate: Arc<Gate>,
 ) -> std::io::Result<JoinHandle<()>> {
-    std::thread::Builder::new().name("reader".into()).spawn(move || run(input, inbox, out, preset))
+    std::thread::Builder::new().name("reader".into()).spawn(move || run(input, inbox, out, gate))
 }
 
-fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, preset: Option<Protocol>) {
-    let mut frontend = preset.map(Frontend::new);
+fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, gate: Arc<Gate>) {
+    let mut frontend: Option<Frontend> = None;
     let mut raw = Vec::new();
     loop {
         raw.clear();
@@ -85,8 +118,15 @@ fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, preset: 
             Err(e) => Event::Bad(e),
         };
         let quit = matches!(event, Event::Command(Command::Quit));
+        let hold = fe.batch() && matches!(event, Event::Command(Command::Go(_)));
+        if hold {
+            gate.hold();
+        }
         if inbox.send(event).is_err() || quit {
             return;
+        }
+        if hold {
+            gate.wait();
         }
     }
     let _ = inbox.send(Event::Eof);

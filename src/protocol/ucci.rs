@@ -10,9 +10,17 @@ use crate::engine::options;
 /// UCCI's mate base: a mate in `n` plies is shown as `MATE_SCORE - n`.
 const MATE_SCORE: i32 = 10_000;
 
-/// Parses one UCCI line. `millisec` is the session's time unit, switched by
-/// `setoption usemillisec`.
-pub fn parse(line: &str, millisec: &mut bool) -> Result<Option<Command>, ParseError> {
+/// What a UCCI front-end remembers between lines.
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    /// Times are milliseconds rather than seconds (`setoption usemillisec true`).
+    pub millisec: bool,
+    /// Batch mode: read no input while thinking (`setoption batch true`).
+    pub batch: bool,
+}
+
+/// Parses one UCCI line, updating the front-end `state`.
+pub fn parse(line: &str, state: &mut State) -> Result<Option<Command>, ParseError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((&first, args)) = words.split_first() else {
         return Ok(None);
@@ -23,16 +31,19 @@ pub fn parse(line: &str, millisec: &mut bool) -> Result<Option<Command>, ParseEr
         "isready" => Command::IsReady,
         "setoption" => {
             let command = parse_setoption(args)?;
-            if let Command::SetOption { name, value } = &command
-                && name.eq_ignore_ascii_case("usemillisec")
-            {
-                *millisec = value.as_deref().map(is_true).unwrap_or(true);
+            if let Command::SetOption { name, value } = &command {
+                let on = value.as_deref().map(is_true).unwrap_or(true);
+                if name.eq_ignore_ascii_case("usemillisec") {
+                    state.millisec = on;
+                } else if name.eq_ignore_ascii_case("batch") {
+                    state.batch = on;
+                }
             }
             command
         }
         "position" => super::uci::parse_position(args)?,
         "banmoves" => Command::BanMoves(args.iter().map(|s| s.to_string()).collect()),
-        "go" => Command::Go(parse_go(args, *millisec)?),
+        "go" => Command::Go(parse_go(args, state.millisec)),
         "ponderhit" => Command::PonderHit { draw_offer: args.first() == Some(&"draw") },
         "stop" => Command::Stop,
         "quit" => Command::Quit,
@@ -82,9 +93,13 @@ fn time(
     Ok(ms.max(0.0) as u64)
 }
 
-/// `go [ponder | draw] <mode>`; the dual-time form `wtime/btime` is accepted as well.
-fn parse_go(args: &[&str], millisec: bool) -> Result<Limits, ParseError> {
+/// `go [ponder | draw] <mode>`; the dual-time form `wtime/btime` is accepted as well. A bad
+/// value is recorded in `errors` and skipped.
+fn parse_go(args: &[&str], millisec: bool) -> Limits {
+    use super::uci::{note, number};
     let mut limits = Limits::default();
+    let mut errors = Vec::new();
+    let errors = &mut errors;
     let mut own = None;
     let mut inc = 0;
     let mut movestogo = None;
@@ -101,23 +116,23 @@ fn parse_go(args: &[&str], millisec: bool) -> Result<Limits, ParseError> {
                     words.next();
                     limits.infinite = true;
                 } else {
-                    limits.depth = Some(super::uci::number(word, &mut words)?);
+                    limits.depth = note(errors, number(word, &mut words));
                 }
             }
-            "nodes" => limits.nodes = Some(super::uci::number(word, &mut words)?),
-            "time" => own = Some(time(word, &mut words, millisec)?),
-            "increment" => inc = time(word, &mut words, millisec)?,
-            "movestogo" => movestogo = Some(super::uci::number(word, &mut words)?),
-            "wtime" => sides[0] = Some(time(word, &mut words, millisec)?),
-            "btime" => sides[1] = Some(time(word, &mut words, millisec)?),
-            // The opponent's clock is information only; parse it to reject garbage.
+            "nodes" => limits.nodes = note(errors, number(word, &mut words)),
+            "time" => own = note(errors, time(word, &mut words, millisec)),
+            "increment" => inc = note(errors, time(word, &mut words, millisec)).unwrap_or(0),
+            "movestogo" => movestogo = note(errors, number(word, &mut words)),
+            "wtime" => sides[0] = note(errors, time(word, &mut words, millisec)),
+            "btime" => sides[1] = note(errors, time(word, &mut words, millisec)),
+            // The opponent's clock is information only; read it to report garbage.
             "opptime" | "oppincrement" => {
-                time(word, &mut words, millisec)?;
+                note(errors, time(word, &mut words, millisec));
             }
             "oppmovestogo" => {
-                super::uci::number::<u32>(word, &mut words)?;
+                note(errors, number::<u32>(word, &mut words));
             }
-            "perft" => limits.perft = Some(super::uci::number(word, &mut words)?),
+            "perft" => limits.perft = note(errors, number(word, &mut words)),
             _ => {}
         }
     }
@@ -126,7 +141,8 @@ fn parse_go(args: &[&str], millisec: bool) -> Result<Limits, ParseError> {
     } else if sides.iter().any(Option::is_some) {
         limits.clock = Some(Clock::Sides { time: sides, inc: [inc, inc], movestogo });
     }
-    Ok(limits)
+    limits.errors = std::mem::take(errors);
+    limits
 }
 
 fn score(score: Eval) -> i32 {
@@ -188,18 +204,18 @@ mod tests {
 
     #[test]
     fn seconds_unless_millisec() {
-        let mut ms = false;
+        let mut ms = State::default();
         let Ok(Some(Command::Go(l))) = parse("go time 5 increment 1", &mut ms) else { panic!() };
         assert_eq!(l.clock, Some(Clock::Own { time: 5000, inc: 1000, movestogo: None }));
         parse("setoption usemillisec true", &mut ms).unwrap();
-        assert!(ms);
+        assert!(ms.millisec);
         let Ok(Some(Command::Go(l))) = parse("go time 5000 movestogo 3", &mut ms) else { panic!() };
         assert_eq!(l.clock, Some(Clock::Own { time: 5000, inc: 0, movestogo: Some(3) }));
     }
 
     #[test]
     fn setoption_both_forms() {
-        let mut ms = false;
+        let mut ms = State::default();
         assert_eq!(
             parse("setoption hashsize 64", &mut ms),
             Ok(Some(Command::SetOption { name: "hashsize".into(), value: Some("64".into()) }))
@@ -208,7 +224,9 @@ mod tests {
             parse("setoption name usemillisec value true", &mut ms),
             Ok(Some(Command::SetOption { name: "usemillisec".into(), value: Some("true".into()) }))
         );
-        assert!(ms);
+        assert!(ms.millisec);
+        parse("setoption batch on", &mut ms).unwrap();
+        assert!(ms.batch);
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "register" => Command::Register,
         "ucinewgame" => Command::NewGame,
         "position" => parse_position(args)?,
-        "go" => Command::Go(parse_go(args)?),
+        "go" => Command::Go(parse_go(args)),
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit { draw_offer: false },
         "quit" => Command::Quit,
@@ -106,12 +106,20 @@ fn time(keyword: &str, words: &mut std::slice::Iter<'_, &str>) -> Result<u64, Pa
     Ok(t.max(0) as u64)
 }
 
-/// `go` with any subset and order of its arguments; unknown tokens are skipped.
-fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
+/// Records a bad `go` argument and carries on without it.
+pub(super) fn note<T>(errors: &mut Vec<String>, value: Result<T, ParseError>) -> Option<T> {
+    value.map_err(|e| errors.push(e.to_string())).ok()
+}
+
+/// `go` with any subset and order of its arguments; unknown tokens are skipped, and a bad
+/// value is recorded in `errors` and skipped.
+fn parse_go(args: &[&str]) -> Limits {
     let mut limits = Limits::default();
     let mut time_of = [None, None];
     let mut inc = [0, 0];
     let mut movestogo = None;
+    let mut errors = Vec::new();
+    let errors = &mut errors;
     let mut words = args.iter();
     while let Some(&word) = words.next() {
         match word {
@@ -126,23 +134,24 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseError> {
             }
             "ponder" => limits.ponder = true,
             "infinite" => limits.infinite = true,
-            "wtime" => time_of[0] = Some(time(word, &mut words)?),
-            "btime" => time_of[1] = Some(time(word, &mut words)?),
-            "winc" => inc[0] = time(word, &mut words)?,
-            "binc" => inc[1] = time(word, &mut words)?,
-            "movestogo" => movestogo = Some(number(word, &mut words)?),
-            "depth" => limits.depth = Some(number(word, &mut words)?),
-            "nodes" => limits.nodes = Some(number(word, &mut words)?),
-            "mate" => limits.mate = Some(number(word, &mut words)?),
-            "movetime" => limits.movetime = Some(time(word, &mut words)?),
-            "perft" => limits.perft = Some(number(word, &mut words)?),
+            "wtime" => time_of[0] = note(errors, time(word, &mut words)),
+            "btime" => time_of[1] = note(errors, time(word, &mut words)),
+            "winc" => inc[0] = note(errors, time(word, &mut words)).unwrap_or(0),
+            "binc" => inc[1] = note(errors, time(word, &mut words)).unwrap_or(0),
+            "movestogo" => movestogo = note(errors, number(word, &mut words)),
+            "depth" => limits.depth = note(errors, number(word, &mut words)),
+            "nodes" => limits.nodes = note(errors, number(word, &mut words)),
+            "mate" => limits.mate = note(errors, number(word, &mut words)),
+            "movetime" => limits.movetime = note(errors, time(word, &mut words)),
+            "perft" => limits.perft = note(errors, number(word, &mut words)),
             _ => {}
         }
     }
     if time_of.iter().any(Option::is_some) {
         limits.clock = Some(Clock::Sides { time: time_of, inc, movestogo });
     }
-    Ok(limits)
+    limits.errors = std::mem::take(errors);
+    limits
 }
 
 const GO_KEYWORDS: &[&str] = &[
@@ -272,9 +281,9 @@ mod tests {
             l.clock,
             Some(Clock::Sides { time: [Some(1000), Some(900)], inc: [0, 10], movestogo: Some(5) })
         );
-        assert!(
-            matches!(parse("go depth x"), Err(ParseError::Number { value, .. }) if value == "x")
-        );
+        let Ok(Some(Command::Go(l))) = parse("go depth x movetime 50") else { panic!() };
+        assert_eq!(l.movetime, Some(50));
+        assert_eq!(l.errors, vec!["'x' after 'depth' is not a valid number".to_string()]);
     }
 
     #[test]

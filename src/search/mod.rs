@@ -15,6 +15,8 @@ use tt::{Bound, Table};
 
 /// Nodes between two looks at the clock and the stop flag (a power of two).
 const CHECK_EVERY: u64 = 1024;
+/// With UCCI `idle` on, a thread rests after searching at least this long.
+const IDLE_SLICE: std::time::Duration = std::time::Duration::from_millis(10);
 /// Depth from which the root search uses an aspiration window.
 const ASPIRATION_DEPTH: i32 = 5;
 /// Half-width of the first aspiration window, internal units.
@@ -113,6 +115,8 @@ pub struct Worker<'a, G: Game> {
     ply_now: usize,
     /// The best reply found at ply 1, recorded for the root move above it.
     reply: Move,
+    /// When this thread last rested (UCCI `idle`).
+    busy_since: std::time::Instant,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -143,6 +147,7 @@ impl<'a, G: Game> Worker<'a, G> {
             line: [Move::NONE; MAX_PLY + 1],
             ply_now: 0,
             reply: Move::NONE,
+            busy_since: std::time::Instant::now(),
         }
     }
 
@@ -180,6 +185,13 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if let Some(f) = self.on_check {
             f(&self.line[..self.ply_now]);
+        }
+        if self.signals.idle > 0 {
+            let busy = self.busy_since.elapsed();
+            if busy >= IDLE_SLICE {
+                self.signals.rest(busy.as_millis() as u64);
+                self.busy_since = std::time::Instant::now();
+            }
         }
     }
 

@@ -44,6 +44,9 @@ pub struct Signals {
     currmove_number: AtomicU32,
     /// How much worse than zero a draw is for the side to move at the root (internal units).
     pub contempt: i32,
+    /// Percent of the time to leave the processor idle (UCCI `idle`).
+    pub idle: u32,
+    draw_offer: AtomicBool,
 }
 
 impl Signals {
@@ -68,6 +71,8 @@ impl Signals {
             currmove: AtomicU32::new(0),
             currmove_number: AtomicU32::new(0),
             contempt: 0,
+            idle: 0,
+            draw_offer: AtomicBool::new(limits.draw_offer),
         }
     }
 
@@ -82,9 +87,26 @@ impl Signals {
     }
 
     /// The predicted move was played: the clock starts now, the search goes on.
-    pub fn ponderhit(&self) {
+    /// `draw_offer`: the opponent offers a draw with it (UCCI `ponderhit draw`).
+    pub fn ponderhit(&self, draw_offer: bool) {
+        if draw_offer {
+            self.draw_offer.store(true, Relaxed);
+        }
         self.clock_start_ms.store(self.elapsed_ms(), Relaxed);
         self.pondering.store(false, Relaxed);
+    }
+
+    /// True when the opponent offered a draw (`go draw`, `ponderhit draw`).
+    pub fn draw_offered(&self) -> bool {
+        self.draw_offer.load(Relaxed)
+    }
+
+    /// Sleeps after `busy_ms` of searching so that the idle share of the time is left free.
+    pub(super) fn rest(&self, busy_ms: u64) {
+        if self.idle > 0 && self.idle < 100 {
+            let ms = busy_ms * self.idle as u64 / (100 - self.idle as u64);
+            std::thread::sleep(Duration::from_millis(ms));
+        }
     }
 
     /// True while pondering.
@@ -230,6 +252,8 @@ pub struct Answer {
     pub ponder: Option<Move>,
     /// The score of the last finished iteration.
     pub score: i32,
+    /// The depth of the last finished iteration.
+    pub depth: u32,
     /// Nodes searched by all threads.
     pub nodes: u64,
 }
@@ -341,7 +365,13 @@ pub fn search<G: Game>(
     let best = line.pv.first().copied();
     let ponder =
         line.pv.get(1).copied().or_else(|| best.and_then(|m| ponder_from_tt(board, m, tt)));
-    Answer { best, ponder, score: line.score, nodes: signals.total_nodes() }
+    Answer {
+        best,
+        ponder,
+        score: line.score,
+        depth: line.depth.max(0) as u32,
+        nodes: signals.total_nodes(),
+    }
 }
 
 /// The hash move of the position after `best`, as the expected reply.
