@@ -136,8 +136,8 @@ struct Temper {
 
 /// Accept a draw offer at or below this score (protocol units: centipawns, UCCI units).
 pub const DRAW_ACCEPT: i32 = 20;
-/// Offer a draw when this many searches in a row saw an exact draw score at depth
-/// [`DRAW_OFFER_DEPTH`] or more.
+/// Offer a draw when this many searches in a row saw a draw score (zero, give or take the
+/// contempt) at depth [`DRAW_OFFER_DEPTH`] or more.
 pub const DRAW_OFFER_SEARCHES: usize = 3;
 /// The shallowest depth whose draw score counts for an offer.
 pub const DRAW_OFFER_DEPTH: u32 = 8;
@@ -152,6 +152,7 @@ impl Temper {
         &mut self,
         score: i32,
         depth: u32,
+        contempt: i32,
         draw_offered: bool,
         may_resign: bool,
     ) -> (bool, bool) {
@@ -164,7 +165,9 @@ impl Temper {
                 || (recent(RESIGN_SEARCHES).len() == RESIGN_SEARCHES
                     && recent(RESIGN_SEARCHES).iter().all(hopeless)));
         let dead_draw = recent(DRAW_OFFER_SEARCHES).len() == DRAW_OFFER_SEARCHES
-            && recent(DRAW_OFFER_SEARCHES).iter().all(|s| *s == DRAW);
+            && recent(DRAW_OFFER_SEARCHES)
+                .iter()
+                .all(|s| *s != i32::MIN && (*s - DRAW).abs() <= contempt);
         let draw = !resign && ((draw_offered && protocol <= DRAW_ACCEPT) || dead_draw);
         (draw, resign)
     }
@@ -551,6 +554,7 @@ impl Engine {
                 let (draw, resign) = temper.lock().judge::<G>(
                     answer.score,
                     answer.depth,
+                    sig.contempt,
                     sig.draw_offered(),
                     may_resign,
                 );

@@ -223,8 +223,10 @@ pub enum ParseError {
 pub enum Eval {
     /// Centipawns (chess) or UCCI units (xiangqi: horse = 100).
     Cp(i32),
-    /// Mate in this many plies: positive when the side to move mates, negative when it is mated.
-    MatePlies(i32),
+    /// The side to move mates in this many plies.
+    Win(u32),
+    /// The side to move is mated in this many plies (0: it is mated now).
+    Loss(u32),
 }
 
 /// Whether a reported score is exact or a bound from a failed aspiration window.

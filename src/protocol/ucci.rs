@@ -148,8 +148,8 @@ fn parse_go(args: &[&str], millisec: bool) -> Limits {
 fn score(score: Eval) -> i32 {
     match score {
         Eval::Cp(cp) => cp,
-        Eval::MatePlies(p) if p >= 0 => MATE_SCORE - p,
-        Eval::MatePlies(p) => -(MATE_SCORE + p),
+        Eval::Win(p) => MATE_SCORE - p as i32,
+        Eval::Loss(p) => -(MATE_SCORE - p as i32),
     }
 }
 
@@ -232,8 +232,9 @@ mod tests {
     #[test]
     fn scores_are_bare_with_elephanteye_mates() {
         assert_eq!(score(Eval::Cp(37)), 37);
-        assert_eq!(score(Eval::MatePlies(3)), 9997);
-        assert_eq!(score(Eval::MatePlies(-2)), -9998);
+        assert_eq!(score(Eval::Win(3)), 9997);
+        assert_eq!(score(Eval::Loss(2)), -9998);
+        assert_eq!(score(Eval::Loss(0)), -10000);
         assert_eq!(
             format(&Report::BestMove { best: None, ponder: None, draw: false, resign: false }),
             "nobestmove"

@@ -174,8 +174,10 @@ fn score(score: Eval) -> String {
     match score {
         Eval::Cp(cp) => format!("cp {cp}"),
         // UCI counts mates in moves, not plies; negative when the engine is mated.
-        Eval::MatePlies(p) if p > 0 => format!("mate {}", (p + 1) / 2),
-        Eval::MatePlies(p) => format!("mate {}", -((-p) / 2).max(0)),
+        Eval::Win(p) => format!("mate {}", p.div_ceil(2)),
+        // Mated now is `mate 0` (not `mate -0`).
+        Eval::Loss(p) if p < 2 => "mate 0".to_string(),
+        Eval::Loss(p) => format!("mate -{}", p / 2),
     }
 }
 
@@ -306,9 +308,10 @@ mod tests {
 
     #[test]
     fn mate_scores_in_moves() {
-        assert_eq!(score(Eval::MatePlies(1)), "mate 1");
-        assert_eq!(score(Eval::MatePlies(3)), "mate 2");
-        assert_eq!(score(Eval::MatePlies(-2)), "mate -1");
-        assert_eq!(score(Eval::MatePlies(0)), "mate 0");
+        assert_eq!(score(Eval::Win(1)), "mate 1");
+        assert_eq!(score(Eval::Win(3)), "mate 2");
+        assert_eq!(score(Eval::Loss(2)), "mate -1");
+        assert_eq!(score(Eval::Loss(0)), "mate 0");
+        assert_eq!(score(Eval::Loss(20)), "mate -10");
     }
 }

@@ -40,9 +40,9 @@ const HISTORY_MAX: i32 = 1 << 20;
 /// Converts an internal score to the protocol-neutral form for reports.
 pub fn to_eval<G: Game>(score: Score) -> Eval {
     if score >= MATE_BOUND {
-        Eval::MatePlies(MATE - score)
+        Eval::Win((MATE - score) as u32)
     } else if score <= -MATE_BOUND {
-        Eval::MatePlies(-(MATE + score))
+        Eval::Loss((MATE + score) as u32)
     } else {
         Eval::Cp(score / G::UNITS_PER_CP)
     }

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs the Python clients and referees that some tests drive Chariot with:
+#   chess   (python-chess: a UCI client, `chess.engine`)
+#   cchess  (a UCCI client: `cchess.engine.UcciEngine`)
+#   pyffish (Fairy-Stockfish's rules, to cross-check xiangqi verdicts)
+# Tests that need one skip themselves when it is missing. Idempotent.
+set -euo pipefail
+if python3 -c 'import chess, cchess, pyffish' 2>/dev/null; then
+  exit 0
+fi
+python3 -m pip install --quiet --disable-pip-version-check \
+  'chess==1.11.2' 'cchess==1.25.5' 'pyffish==0.0.90'
