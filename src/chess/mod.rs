@@ -15,6 +15,8 @@ pub mod fen;
 pub mod movegen;
 pub mod moves;
 pub mod tables;
+#[cfg(test)]
+mod tests;
 
 use crate::game::*;
 use bitboard::*;

@@ -462,6 +462,19 @@ mod tests {
     }
 
     #[test]
+    fn magic_search_fallback() {
+        // With every known magic rejected, the search must still find working ones.
+        let mut table = Vec::new();
+        let magics = build_magics(&BISHOP_DIRS, &[0; 64], &mut Rng(SEED), &mut table);
+        let mut rng = Rng(3);
+        for _ in 0..5_000 {
+            let occ = rng.next() & rng.next();
+            let sq = (rng.next() % 64) as usize;
+            assert_eq!(table[magics[sq].index(occ)], slide(sq, occ, &BISHOP_DIRS));
+        }
+    }
+
+    #[test]
     fn between_and_line() {
         let t = tables();
         // a1..h8 diagonal, a1 and d4.
