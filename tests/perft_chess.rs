@@ -1,11 +1,12 @@
-//! Chess perft against tests/data/perft-chess.epd (`<fen>;D1 n;D2 n;...`, `#` comments).
+//! Chess perft against tests/data/perft-chess.epd (`<fen>;D1 n;D2 n;...`, `#` comments) and a
+//! few Chess960 positions.
 
 use chariot::chess::Chess;
 use chariot::game::Game;
 
 /// The default test runs each position to the deepest listed depth at or below this count, so
 /// that every position is covered and the whole file stays fast.
-const QUICK_LIMIT: u64 = 3_000_000;
+const QUICK_LIMIT: u64 = 5_000_000;
 
 /// Chess960 positions (Shredder-FEN castling), counts from Stockfish 15.1 with UCI_Chess960;
 /// they include castling onto the rook's own square and a king that would land in the line of
@@ -46,6 +47,10 @@ fn cases(text: &str) -> Vec<Case> {
 }
 
 fn run(text: &str, limit: u64) {
+    run_with(text, limit, |game, depth| game.perft(depth));
+}
+
+fn run_with(text: &str, limit: u64, perft: impl Fn(&mut Chess, u32) -> u64) {
     for case in cases(text) {
         let mut game = Chess::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
         for (i, &(depth, expected)) in case.counts.iter().enumerate() {
@@ -53,7 +58,7 @@ fn run(text: &str, limit: u64) {
             if expected > limit && i > 0 {
                 break;
             }
-            assert_eq!(game.perft(depth), expected, "{} depth {depth}", case.fen);
+            assert_eq!(perft(&mut game, depth), expected, "{} depth {depth}", case.fen);
         }
     }
 }
@@ -69,6 +74,13 @@ fn perft_quick() {
 #[ignore = "runs every listed depth; minutes in release"]
 fn perft_full() {
     run(EPD, u64::MAX);
+}
+
+/// `perft` picks a code path compiled for POPCNT when the CPU has it; check the portable one.
+#[test]
+fn perft_portable() {
+    run_with(EPD, QUICK_LIMIT, |game, depth| game.perft_portable(depth));
+    run_with(CHESS960, u64::MAX, |game, depth| game.perft_portable(depth));
 }
 
 #[test]
