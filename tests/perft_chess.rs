@@ -87,3 +87,16 @@ fn perft_portable() {
 fn perft_chess960() {
     run(CHESS960, u64::MAX);
 }
+
+/// Prints the speed of `perft 6` from the start position:
+/// `cargo test --release --test perft_chess -- --ignored --nocapture perft_speed`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn perft_speed() {
+    let mut game = <Chess as Game>::startpos();
+    let start = std::time::Instant::now();
+    let nodes = game.perft(6);
+    let secs = start.elapsed().as_secs_f64();
+    assert_eq!(nodes, 119_060_324);
+    println!("perft 6: {nodes} nodes in {secs:.3} s, {:.1} Mnodes/s", nodes as f64 / secs / 1e6);
+}
