@@ -226,14 +226,7 @@ impl Game for Chess {
     }
 
     fn is_legal(&self, m: Move) -> bool {
-        let b = &self.board;
-        let from = moves::from_sq(m);
-        if m.is_none() || b.colours[b.side] & bit(from) == 0 {
-            return false;
-        }
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        list.contains(m)
+        movegen::is_legal(&self.board, m, tables())
     }
 
     fn make(&mut self, m: Move) {
