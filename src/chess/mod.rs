@@ -1,7 +1,7 @@
 //! Western chess (and Chess960): the [`Chess`] board implementing [`Game`].
 //!
 //! - [`bitboard`]: squares, pieces, bit helpers;
-//! - [`tables`]: attack tables (magic bitboards), Zobrist keys, piece-square scores;
+//! - [`mod@tables`]: attack tables (magic bitboards), Zobrist keys, piece-square scores;
 //! - [`board`]: the position and copy-make of a move;
 //! - [`movegen`]: legal move generation with check and pin masks;
 //! - [`moves`]: the bits of a chess [`Move`];
