@@ -140,8 +140,3 @@ pub fn evaluate(b: &Board) -> Score {
     let v = (mg(s) * phase + eg(s) * (PHASE_MAX - phase)) / PHASE_MAX;
     (if b.side == WHITE { v } else { -v }) + TEMPO
 }
-
-/// Material of one side in middlegame centipawns, for move ordering.
-pub fn piece_value(kind: usize) -> i32 {
-    VALUE[kind].0
-}

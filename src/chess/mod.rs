@@ -1,7 +1,7 @@
 //! Western chess (and Chess960): the [`Chess`] board implementing [`Game`].
 //!
 //! - [`bitboard`]: squares, pieces, bit helpers;
-//! - [`tables`]: attack tables (magic bitboards), Zobrist keys, piece-square scores;
+//! - [`mod@tables`]: attack tables (magic bitboards), Zobrist keys, piece-square scores;
 //! - [`board`]: the position and copy-make of a move;
 //! - [`movegen`]: legal move generation with check and pin masks;
 //! - [`moves`]: the bits of a chess [`Move`];
@@ -15,6 +15,8 @@ pub mod fen;
 pub mod movegen;
 pub mod moves;
 pub mod tables;
+#[cfg(test)]
+mod tests;
 
 use crate::game::*;
 use bitboard::*;
@@ -51,6 +53,12 @@ impl Chess {
     /// True when Chess960 notation is on.
     pub fn chess960(&self) -> bool {
         self.chess960
+    }
+
+    /// Perft on the portable code path only, whatever the CPU; lets tests check the fallback
+    /// that [`Game::perft`] skips on CPUs with POPCNT.
+    pub fn perft_portable(&self, depth: u32) -> u64 {
+        if depth == 0 { 1 } else { perft_portable(&self.board, depth, tables()) }
     }
 
     /// The current position.
@@ -92,8 +100,15 @@ impl Chess {
 }
 
 /// Counts the leaves `depth` plies below `b` (`depth >= 1`); the last ply is counted from the
-/// generator's target sets without making or listing moves.
-fn perft_from(b: &Board, depth: u32, t: &Tables) -> u64 {
+/// generator's target sets without making or listing moves. `recurse` is the function to call
+/// for the children, so that each compiled variant below stays within itself.
+#[inline(always)]
+fn perft_node(
+    b: &Board,
+    depth: u32,
+    t: &Tables,
+    recurse: impl Fn(&Board, u32, &Tables) -> u64,
+) -> u64 {
     if depth == 1 {
         let mut c = Counter(0);
         generate::<true, _>(b, t, &mut c);
@@ -105,9 +120,32 @@ fn perft_from(b: &Board, depth: u32, t: &Tables) -> u64 {
     for &m in list.iter() {
         let mut child = *b;
         child.make(m, t);
-        n += perft_from(&child, depth - 1, t);
+        n += recurse(&child, depth - 1, t);
     }
     n
+}
+
+/// Perft for any CPU.
+fn perft_portable(b: &Board, depth: u32, t: &Tables) -> u64 {
+    perft_node(b, depth, t, perft_portable)
+}
+
+/// Perft compiled for CPUs with POPCNT and BMI1: the baseline x86-64 target has neither, and
+/// the bulk count at the last ply is mostly popcounts (measured: about 25% faster).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1")]
+fn perft_popcnt(b: &Board, depth: u32, t: &Tables) -> u64 {
+    perft_node(b, depth, t, |b, d, t| perft_popcnt(b, d, t))
+}
+
+/// Perft from `b`, on the fastest variant the CPU supports.
+fn perft_from(b: &Board, depth: u32, t: &Tables) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi1") {
+        // SAFETY: the features `perft_popcnt` is compiled for were detected just above.
+        return unsafe { perft_popcnt(b, depth, t) };
+    }
+    perft_portable(b, depth, t)
 }
 
 impl Game for Chess {
@@ -188,14 +226,7 @@ impl Game for Chess {
     }
 
     fn is_legal(&self, m: Move) -> bool {
-        let b = &self.board;
-        let from = moves::from_sq(m);
-        if m.is_none() || b.colours[b.side] & bit(from) == 0 {
-            return false;
-        }
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        list.contains(m)
+        movegen::is_legal(&self.board, m, tables())
     }
 
     fn make(&mut self, m: Move) {

@@ -17,7 +17,7 @@ use super::bitboard::*;
 use super::board::Board;
 use super::moves::{self, CASTLE, EN_PASSANT, NORMAL, PROMO_KNIGHT, PROMO_QUEEN};
 use super::tables::Tables;
-use crate::game::MoveList;
+use crate::game::{Move, MoveList};
 
 /// Where generated moves go.
 pub trait Sink {
@@ -265,4 +265,62 @@ pub fn has_moves(b: &Board, t: &Tables) -> bool {
     let mut c = Counter(0);
     generate::<true, _>(b, t, &mut c);
     c.0 != 0
+}
+
+/// True when `m` is legal in `b`, without generating the move list: the move must be one the
+/// piece on its from-square can make (pseudo-legal), and our king must not be attacked once it
+/// is played. Castling and en passant, rare, are looked up in the generated list instead.
+pub fn is_legal(b: &Board, m: Move, t: &Tables) -> bool {
+    let (from, to, flag) = (moves::from_sq(m), moves::to_sq(m), moves::flag(m));
+    let us = b.side;
+    let ours = b.colours[us];
+    let theirs = b.colours[us ^ 1];
+    let p = b.squares[from];
+    if ours & bit(from) == 0 {
+        return false;
+    }
+    if flag == CASTLE || flag == EN_PASSANT {
+        let mut list = MoveList::new();
+        generate::<true, _>(b, t, &mut list);
+        return list.contains(m);
+    }
+    if ours & bit(to) != 0 || (flag != NORMAL && moves::promotion(m).is_none()) {
+        return false;
+    }
+    let occ = ours | theirs;
+    let kind = kind_of(p);
+    let promoting = kind == PAWN && bit(to) & (RANK_1 | RANK_8) != 0;
+    if promoting != moves::promotion(m).is_some() {
+        return false;
+    }
+    let reachable = match kind {
+        PAWN => {
+            let push = if us == WHITE { 8 } else { -8 };
+            let one = (from as i32 + push) as usize;
+            let start = if us == WHITE { RANK_2 } else { RANK_7 };
+            (t.pawn(us, from) & theirs & bit(to) != 0)
+                || (to == one && occ & bit(to) == 0)
+                || (bit(from) & start != 0
+                    && to as i32 == from as i32 + 2 * push
+                    && occ & (bit(one) | bit(to)) == 0)
+        }
+        KNIGHT => t.knight(from) & bit(to) != 0,
+        BISHOP => t.bishop(from, occ) & bit(to) != 0,
+        ROOK => t.rook(from, occ) & bit(to) != 0,
+        QUEEN => t.queen(from, occ) & bit(to) != 0,
+        _ => t.king(from) & bit(to) != 0,
+    };
+    if !reachable {
+        return false;
+    }
+    // Play it on the bitboards and look at our king.
+    let after = (occ ^ bit(from)) | bit(to);
+    let rest = theirs & !bit(to);
+    let ksq = if kind == KING { to } else { b.king_sq(us) };
+    let attackers = (t.pawn(us, ksq) & b.kinds[PAWN])
+        | (t.knight(ksq) & b.kinds[KNIGHT])
+        | (t.king(ksq) & b.kinds[KING])
+        | (t.rook(ksq, after) & (b.kinds[ROOK] | b.kinds[QUEEN]))
+        | (t.bishop(ksq, after) & (b.kinds[BISHOP] | b.kinds[QUEEN]));
+    attackers & rest == 0
 }

@@ -3,8 +3,8 @@
 //!
 //! Sliders use "fancy" magic bitboards: each square's relevant occupancy is multiplied by a
 //! magic number whose top bits index a dense per-square slice of one shared attack table. The
-//! magics are found at start-up by a fixed-seed random search (a few milliseconds in release),
-//! so nothing generated is committed and every run builds identical tables.
+//! magic numbers are constants found by the fixed-seed random search kept here (which also
+//! stands in for any constant that fails); the attack table itself is computed at start-up.
 //!
 //! Hot code fetches `&Tables` once through [`tables`] and passes it down, so the `OnceLock`
 //! check is paid per call into the module, not per lookup.
@@ -20,6 +20,50 @@ const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 /// The four rook directions and the four bishop directions as (file, rank) steps.
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// Rook magics found by [`build_magics`]'s search from [`SEED`]; kept as constants because the
+/// search costs a quarter of a second at start-up. A wrong entry would only make that square
+/// fall back to the search.
+#[rustfmt::skip]
+const ROOK_MAGICS: [u64; 64] = [
+    0x0080021620804001, 0x0040001000200041, 0x0200102200088040, 0x4080040800821000,
+    0x2200020004200810, 0x4B00020C000D0008, 0x01000C4183000600, 0x2080010000402C80,
+    0x8002800826864000, 0x0410802000884000, 0x0C01004010200100, 0x020300100100203C,
+    0x0450800801040080, 0x4010800200040080, 0x8804000208048110, 0x0C40800080004100,
+    0xA2018880024004A0, 0x0080848020004004, 0x1010410010200101, 0x2010008008008010,
+    0x0A08010004110008, 0x0802080104209040, 0x0080040090010802, 0x0280020000841069,
+    0x080C400080248000, 0x2048850100224008, 0x00200800C0300040, 0x11400D0100201000,
+    0x0041001100080204, 0x4802000200040810, 0x0100080C00103601, 0x0020084200043085,
+    0x0100804000800022, 0x0460401000402002, 0x8309002001001044, 0x0000800800801000,
+    0x0000800800800400, 0xB542040080800200, 0x1041000401000200, 0x000318B04A000401,
+    0x0280082000484000, 0x0080400081010030, 0x0010002000108080, 0x012010002101000A,
+    0x0801000408010012, 0x0004008002008004, 0x0AD1005200110014, 0x4000004110820004,
+    0x9400400080003080, 0x0000802200490200, 0x1521100080200280, 0x9021000824100100,
+    0x0081080080840280, 0x0002000904100200, 0x0130024801302400, 0x0102008100442200,
+    0x0080984063800101, 0x0016810201412812, 0x40200101603008C1, 0x2851100004082101,
+    0x1049001002880005, 0x0081000804000201, 0x100020901208410C, 0x0101064400813102,
+];
+
+/// Bishop magics, found the same way.
+#[rustfmt::skip]
+const BISHOP_MAGICS: [u64; 64] = [
+    0x24E0440C00802202, 0x00881808841A4500, 0x29C1021085004190, 0x18C4041080042020,
+    0x0841104000008108, 0x890828080880C088, 0x0006021024062018, 0x2000404044104040,
+    0x09000504104A0210, 0x0088390204040820, 0x4001420082008402, 0x028108048B001142,
+    0x1C00140421001008, 0x0008021212200400, 0x080000581A082004, 0x3000048208027204,
+    0x0120004044148482, 0x4021000808108090, 0x0084011808009452, 0x11C802242020E000,
+    0x0124002210140002, 0x4009008200420200, 0x0000830202100202, 0x9002042500420200,
+    0x0A60200004480210, 0x0402481020480080, 0x8001100101004200, 0x6240104004004080,
+    0x1124848014002000, 0x00180200204100A0, 0x8020890844880800, 0x0000802009040204,
+    0x0410042041100280, 0x0804022000020440, 0x2418280400480024, 0x0801080800420A00,
+    0x4002248400020020, 0x3020004102038084, 0x84280110601C0200, 0x2004004208088080,
+    0x0008022220041210, 0x00820E0120000440, 0x0002002201020822, 0x0000002019000804,
+    0x0211204C10101100, 0x0604808081001200, 0x1010029204030041, 0x1008090102110621,
+    0x0002015002100C00, 0x06002C040404400A, 0xC030002201100011, 0x4040008020884000,
+    0x0248000903040100, 0xC010092008008040, 0x6008084108020494, 0x28102182008E0042,
+    0x0010210820842002, 0x4080020111491002, 0x0108100084008800, 0x0022242100420221,
+    0x10A8008110020210, 0x400019122A900102, 0x00800A1051080300, 0x0420222088008080,
+];
 
 /// One square's magic: relevant-occupancy mask, multiplier, shift and where its slice starts.
 #[derive(Copy, Clone, Default)]
@@ -130,8 +174,14 @@ fn relevant_mask(sq: usize, dirs: &[(i32, i32); 4]) -> Bitboard {
     mask
 }
 
-/// Finds a magic for every square and fills its slice of `table`.
-fn build_magics(dirs: &[(i32, i32); 4], rng: &mut Rng, table: &mut Vec<Bitboard>) -> [Magic; 64] {
+/// Builds every square's magic and fills its slice of `table`: the known magic when it works,
+/// else one found by random search.
+fn build_magics(
+    dirs: &[(i32, i32); 4],
+    known: &[u64; 64],
+    rng: &mut Rng,
+    table: &mut Vec<Bitboard>,
+) -> [Magic; 64] {
     let mut magics = [Magic::default(); 64];
     let mut occs = Vec::with_capacity(4096);
     let mut refs = Vec::with_capacity(4096);
@@ -155,8 +205,12 @@ fn build_magics(dirs: &[(i32, i32); 4], rng: &mut Rng, table: &mut Vec<Bitboard>
         }
         let shift = 64 - bits;
         let size = 1usize << bits;
+        let mut candidate = Some(known[sq]);
         loop {
-            let m = rng.sparse();
+            let m = match candidate.take() {
+                Some(m) => m,
+                None => rng.sparse(),
+            };
             // A magic must spread the mask's bits into the index; few high bits never work.
             if (mask.wrapping_mul(m) >> 56).count_ones() < 6 {
                 continue;
@@ -200,8 +254,8 @@ impl Tables {
             pawn[BLACK][sq] = leaps(sq, &[(-1, -1), (1, -1)]);
         }
         let mut slider = Vec::with_capacity(102_400 + 5_248);
-        let rook_magics = build_magics(&ROOK_DIRS, &mut rng, &mut slider);
-        let bishop_magics = build_magics(&BISHOP_DIRS, &mut rng, &mut slider);
+        let rook_magics = build_magics(&ROOK_DIRS, &ROOK_MAGICS, &mut rng, &mut slider);
+        let bishop_magics = build_magics(&BISHOP_DIRS, &BISHOP_MAGICS, &mut rng, &mut slider);
 
         let mut between = Box::new([[0; 64]; 64]);
         let mut line = Box::new([[0; 64]; 64]);
@@ -310,6 +364,19 @@ mod tests {
             let sq = (rng.next() % 64) as usize;
             assert_eq!(t.rook(sq, occ), slide(sq, occ, &ROOK_DIRS));
             assert_eq!(t.bishop(sq, occ), slide(sq, occ, &BISHOP_DIRS));
+        }
+    }
+
+    #[test]
+    fn magic_search_fallback() {
+        // With every known magic rejected, the search must still find working ones.
+        let mut table = Vec::new();
+        let magics = build_magics(&BISHOP_DIRS, &[0; 64], &mut Rng(SEED), &mut table);
+        let mut rng = Rng(3);
+        for _ in 0..5_000 {
+            let occ = rng.next() & rng.next();
+            let sq = (rng.next() % 64) as usize;
+            assert_eq!(table[magics[sq].index(occ)], slide(sq, occ, &BISHOP_DIRS));
         }
     }
 

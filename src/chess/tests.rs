@@ -1,0 +1,401 @@
+//! Unit tests of the chess rules beyond perft: FEN, notation, hashing, evaluation, draws.
+
+use super::*;
+
+const FENS: &[&str] = &[
+    START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "3k4/8/8/K1Pp3r/8/8/8/8 w - d6 0 2",
+    "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2",
+    "r3k2r/8/3Q4/8/8/5q2/8/R3K2R b KQkq - 3 2",
+    "8/P1k5/K7/8/8/8/8/8 w - - 0 1",
+];
+
+fn game(fen: &str) -> Chess {
+    Chess::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn legal(g: &Chess) -> Vec<Move> {
+    let mut list = MoveList::new();
+    g.legal_moves(&mut list);
+    list.as_slice().to_vec()
+}
+
+/// A deterministic pseudo-random sequence for playouts.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+/// The same position with colours swapped and the board mirrored vertically.
+fn flip_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let placement: Vec<String> = f[0]
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let castle: String = if f[2] == "-" {
+        "-".into()
+    } else {
+        let swapped: String = f[2]
+            .chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }
+            })
+            .collect();
+        let (mut upper, lower): (String, String) =
+            swapped.chars().partition(|c| c.is_ascii_uppercase());
+        upper.push_str(&lower);
+        upper
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = f[3].as_bytes();
+        format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
+    };
+    format!("{} {side} {castle} {ep} {} {}", placement.join("/"), f[4], f[5])
+}
+
+#[test]
+fn fen_round_trip() {
+    for fen in FENS {
+        assert_eq!(game(fen).fen(), *fen);
+    }
+    assert_eq!(game("8/8/8/8/8/8/8/K1k5 w -").fen(), "8/8/8/8/8/8/8/K1k5 w - - 0 1");
+    assert_eq!(Chess::startpos().fen(), START_FEN);
+}
+
+#[test]
+fn fen_errors_name_their_field() {
+    use FenError::*;
+    type Expect = fn(&FenError) -> bool;
+    let cases: &[(&str, Expect)] = &[
+        ("", |e| matches!(e, Empty)),
+        ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", |e| matches!(e, Board { .. })),
+        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", |e| matches!(e, Board { .. })),
+        ("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", |e| matches!(e, Board { .. })),
+        ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", |e| {
+            matches!(e, Board { .. })
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", |e| matches!(e, Board { .. })),
+        ("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQkq - 0 1", |e| matches!(e, Board { .. })),
+        (&START_FEN.replace(" w ", " x "), |e| matches!(e, Side(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", |e| matches!(e, Side(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", |e| {
+            matches!(e, Castling { .. })
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1", |e| matches!(e, Illegal(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1", |e| {
+            matches!(e, Castling { .. })
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQ1BNR w KQkq - 0 1", |e| {
+            matches!(e, Castling { .. })
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKkq - 0 1", |e| {
+            matches!(e, Castling { .. })
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", |e| {
+            matches!(e, EnPassant { .. })
+        }),
+        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1", |e| {
+            matches!(e, EnPassant { .. })
+        }),
+        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3x 0 1", |e| {
+            matches!(e, EnPassant { .. })
+        }),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 1", |e| {
+            matches!(e, EnPassant { .. })
+        }),
+        (&START_FEN.replace("- 0 1", "- x 1"), |e| matches!(e, Halfmove(_))),
+        (&START_FEN.replace("- 0 1", "- 0 y"), |e| matches!(e, Fullmove(_))),
+        (&START_FEN.replace("- 0 1", "- -1 1"), |e| matches!(e, Halfmove(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQQBNR w - - 0 1", |e| matches!(e, Illegal(_))),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1", |e| matches!(e, Illegal(_))),
+        ("4k3/8/8/8/8/8/8/R3K2R b - - 0 1", |_| false), // legal: black is not in check
+        ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", |e| matches!(e, Illegal(_))),
+        (&format!("{START_FEN} extra"), |e| matches!(e, Illegal(_))),
+    ];
+    for (fen, ok) in cases {
+        match Chess::from_fen(fen) {
+            Err(e) => assert!(ok(&e), "{fen}: unexpected error {e:?}"),
+            Ok(_) => assert!(fen.starts_with("4k3/8/8/8/8/8/8/R3K2R b"), "{fen}: accepted"),
+        }
+    }
+    // The message names the field and says what is wrong.
+    let e = Chess::from_fen("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("placement") && e.contains("rank 6"), "{e}");
+}
+
+#[test]
+fn move_text_round_trip() {
+    for fen in FENS {
+        let g = game(fen);
+        for m in legal(&g) {
+            let text = g.move_text(m);
+            assert_eq!(g.parse_move(&text), Ok(m), "{fen}: {text}");
+        }
+    }
+}
+
+#[test]
+fn castling_notation() {
+    let mut g = game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let short = g.parse_move("e1g1").expect("e1g1 is legal");
+    assert_eq!(g.move_text(short), "e1g1");
+    assert_eq!(g.parse_move("e1h1"), Ok(short));
+    g.set_chess960(true);
+    assert_eq!(g.move_text(short), "e1h1");
+    assert_eq!(g.parse_move("e1h1"), Ok(short));
+    assert_eq!(g.parse_move("e1c1").map(|m| g.move_text(m)), Ok("e1a1".to_string()));
+    g.make(short);
+    assert_eq!(g.fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+}
+
+#[test]
+fn parse_errors() {
+    let g = Chess::startpos();
+    for bad in ["", "e2", "e2e", "e2e4qq", "e9e4", "i2e4", "e2e4k", "e7e8Q", "E2E4", "0000"] {
+        assert!(matches!(g.parse_move(bad), Err(MoveError::Syntax(..))), "{bad}");
+    }
+    for illegal in ["e2e5", "e1e2", "a1a1", "e7e5", "e2e4q"] {
+        assert_eq!(g.parse_move(illegal), Err(MoveError::Illegal(illegal.to_string())));
+    }
+    let g = game("8/P1k5/K7/8/8/8/8/8 w - - 0 1");
+    for promo in ["a7a8q", "a7a8r", "a7a8b", "a7a8n"] {
+        assert!(g.parse_move(promo).is_ok(), "{promo}");
+    }
+    assert!(matches!(g.parse_move("a7a8"), Err(MoveError::Illegal(_))));
+}
+
+#[test]
+fn playouts_keep_key_and_unmake_restores() {
+    let t = tables();
+    let mut rng = Lcg(12345);
+    for fen in FENS {
+        for _ in 0..20 {
+            let mut g = game(fen);
+            let mut seen = vec![(g.fen(), g.key())];
+            for _ in 0..120 {
+                let moves = legal(&g);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                if rng.below(8) == 0 && !g.in_check() {
+                    g.make_null();
+                } else {
+                    g.make(m);
+                }
+                assert_eq!(g.board.key, g.board.compute_key(t), "{}", g.fen());
+                assert_eq!(g.board.psq, g.board.compute_psq(t), "{}", g.fen());
+                // A fresh parse of the FEN gives the same key (the FEN holds everything hashed).
+                assert_eq!(game(&g.fen()).key(), g.key(), "{}", g.fen());
+                seen.push((g.fen(), g.key()));
+            }
+            while seen.len() > 1 {
+                seen.pop();
+                g.unmake();
+                let (fen, key) = seen.last().cloned().unwrap_or_default();
+                assert_eq!((g.fen(), g.key()), (fen, key));
+            }
+        }
+    }
+}
+
+#[test]
+fn en_passant_hashed_only_when_capturable() {
+    // After 1.e4 no black pawn can take on e3: same key as the position without the square.
+    let mut g = Chess::startpos();
+    g.make(g.parse_move("e2e4").expect("legal"));
+    let plain = game("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(g.key(), plain.key());
+    assert_eq!(g.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    let with = game("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
+    let without = game("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
+    assert_ne!(with.key(), without.key());
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    for fen in FENS
+        .iter()
+        .chain(["r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"].iter())
+    {
+        let a = game(fen);
+        let flipped = flip_fen(fen);
+        let b = game(&flipped);
+        assert_eq!(a.evaluate(), b.evaluate(), "{fen} vs {flipped}");
+        assert_eq!(
+            perft_from(&a.board, 2, tables()),
+            perft_from(&b.board, 2, tables()),
+            "{flipped}"
+        );
+    }
+    // Start position: only the tempo bonus.
+    assert_eq!(Chess::startpos().evaluate(), 10);
+    // A queen up is a lot better.
+    assert!(game("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").evaluate() > 800);
+    assert!(game("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").evaluate() < -800);
+}
+
+fn play(g: &mut Chess, moves: &str) {
+    for text in moves.split_whitespace() {
+        let m = g.parse_move(text).unwrap_or_else(|e| panic!("{e}"));
+        g.make(m);
+    }
+}
+
+#[test]
+fn repetition() {
+    // Before the root a position needs to have occurred twice before (threefold).
+    let mut g = Chess::startpos();
+    play(&mut g, "g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(g.rule_score(0), None);
+    play(&mut g, "g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(g.rule_score(0), Some(DRAW));
+
+    // Inside the search one recurrence of a position after the root is a draw...
+    let mut g = Chess::startpos();
+    play(&mut g, "g1f3 g8f6 f3g1 f6g8 g1f3");
+    assert_eq!(g.rule_score(5), Some(DRAW));
+    // ...but a recurrence of the root itself is not.
+    let mut g = Chess::startpos();
+    play(&mut g, "g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(g.rule_score(4), None);
+
+    // An irreversible move in between hides earlier positions.
+    let mut g = Chess::startpos();
+    play(&mut g, "g1f3 g8f6 f3g1 f6g8 e2e4 e7e5 g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(g.rule_score(4), None);
+
+    // A null move too: the line can only be reached with the opponent's help.
+    let mut g = Chess::startpos();
+    play(&mut g, "g1f3");
+    g.make_null();
+    play(&mut g, "f3g1");
+    g.make_null();
+    assert_eq!(g.key(), Chess::startpos().key());
+    assert_eq!(g.rule_score(5), None);
+    g.unmake_null();
+    g.unmake();
+    g.unmake_null();
+    assert_eq!(g.fen(), "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+}
+
+#[test]
+fn fifty_moves_and_material() {
+    assert_eq!(game("4k3/8/8/8/8/8/4P3/4K3 w - - 99 80").rule_score(0), None);
+    assert_eq!(game("4k3/8/8/8/8/8/4P3/4K3 w - - 100 80").rule_score(0), Some(DRAW));
+    // Mate takes precedence over the 50-move rule.
+    let mated = game("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80");
+    assert_eq!(mated.rule_score(0), None);
+    assert_eq!(mated.no_move_score(3), -(MATE - 3));
+    // Stalemate.
+    assert_eq!(game("7k/5Q2/8/8/8/8/8/6K1 b - - 0 1").no_move_score(2), DRAW);
+
+    for dead in [
+        "8/8/4k3/8/8/8/8/4K3 w - - 0 1",
+        "8/8/4k3/8/8/8/8/4KN2 w - - 0 1",
+        "8/8/4kb2/8/8/8/8/4K3 w - - 0 1",
+        "8/8/4kb2/8/8/8/8/2B1K3 w - - 0 1",
+        "8/8/4k3/8/8/8/8/3BKB2 w - - 0 1",
+    ] {
+        assert_eq!(game(dead).rule_score(0), Some(DRAW), "{dead}");
+    }
+    for alive in [
+        "8/8/4k3/8/8/8/8/2B1KB2 w - - 0 1",
+        "8/8/4kb2/8/8/8/8/3BK3 w - - 0 1",
+        "8/8/4kn2/8/8/8/8/4KN2 w - - 0 1",
+        "8/8/4k3/8/8/8/4P3/4K3 w - - 0 1",
+    ] {
+        assert_eq!(game(alive).rule_score(0), None, "{alive}");
+    }
+}
+
+#[test]
+fn captures_and_ordering() {
+    let g = game("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1");
+    let mut caps = MoveList::new();
+    g.legal_captures(&mut caps);
+    let all = legal(&g);
+    for &m in caps.iter() {
+        assert!(all.contains(&m) && g.is_tactical(m) && g.mvv_lva(m) > 0, "{}", g.move_text(m));
+    }
+    for &m in &all {
+        let queen_promo = moves::promotion(m) == Some(QUEEN);
+        let capture = g.is_tactical(m) && moves::promotion(m).is_none();
+        assert_eq!(caps.contains(m), capture || queen_promo, "{}", g.move_text(m));
+        if !g.is_tactical(m) {
+            assert_eq!(g.mvv_lva(m), 0);
+        }
+    }
+    // Pawn takes queen before queen takes pawn.
+    let g = game("4k3/8/8/3q4/4P3/8/8/3QK3 w - - 0 1");
+    let pxq = g.parse_move("e4d5").expect("legal");
+    let qxq = g.parse_move("d1d5").expect("legal");
+    assert!(g.mvv_lva(pxq) > g.mvv_lva(qxq));
+}
+
+#[test]
+fn is_legal_matches_generation() {
+    // Every possible 16-bit move, in the test positions and along random playouts from them.
+    let mut rng = Lcg(99);
+    for fen in FENS {
+        let mut g = game(fen);
+        for _ in 0..12 {
+            let all = legal(&g);
+            for raw in 0..=u16::MAX {
+                let m = Move::from_raw(raw);
+                assert_eq!(g.is_legal(m), all.contains(&m), "{} {}", g.fen(), g.move_text(m));
+            }
+            if all.is_empty() {
+                break;
+            }
+            g.make(all[rng.below(all.len())]);
+        }
+    }
+}
+
+#[test]
+fn null_material() {
+    assert!(Chess::startpos().has_null_material());
+    assert!(!game("4k3/pppp4/8/8/8/8/8/4K2R b - - 0 1").has_null_material());
+}
+
+#[test]
+fn chess960_fen_forms() {
+    // Shredder-FEN in, X-FEN out (outermost rooks as KQkq).
+    let g = game("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    assert!(g.chess960());
+    assert_eq!(g.fen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
+    // An inner rook keeps its file letter.
+    let g = game("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1");
+    assert_eq!(g.fen(), "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1");
+    // Standard placement stays standard notation.
+    let g = game("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+    assert!(!g.chess960());
+    assert_eq!(g.fen(), START_FEN);
+}
