@@ -30,6 +30,7 @@ struct Counter(AtomicU64);
 /// The search's switchboard: flags set from outside, limits, and counters.
 pub struct Signals {
     stop: AtomicBool,
+    halted: AtomicBool,
     pondering: AtomicBool,
     infinite: bool,
     start: Instant,
@@ -59,6 +60,7 @@ impl Signals {
         };
         Signals {
             stop: AtomicBool::new(false),
+            halted: AtomicBool::new(false),
             pondering: AtomicBool::new(limits.ponder),
             infinite: limits.infinite,
             start: Instant::now(),
@@ -76,14 +78,25 @@ impl Signals {
         }
     }
 
-    /// Asks the search to stop and answer.
+    /// Asks the search to stop and answer (`stop`, `quit`, end of input).
     pub fn stop(&self) {
         self.stop.store(true, Relaxed);
     }
 
-    /// True once a stop was asked for.
+    /// True once a stop was asked for from outside.
     pub fn stopped(&self) -> bool {
         self.stop.load(Relaxed)
+    }
+
+    /// Ends the search from inside (a limit was reached, or the main thread finished). Unlike
+    /// [`Signals::stop`], this does not release an answer held back by pondering or `infinite`.
+    fn halt(&self) {
+        self.halted.store(true, Relaxed);
+    }
+
+    /// True when every thread should unwind.
+    fn over(&self) -> bool {
+        self.stopped() || self.halted.load(Relaxed)
     }
 
     /// The predicted move was played: the clock starts now, the search goes on.
@@ -143,15 +156,15 @@ impl Signals {
 
     /// Decides, on the main thread, whether the hard limits are reached; every thread obeys.
     pub(super) fn should_stop(&self, id: usize) -> bool {
-        if id == 0 && !self.stopped() {
+        if id == 0 && !self.over() {
             let out_of_time =
                 !self.pondering() && self.budget.hard.is_some_and(|h| self.clock_ms() >= h);
             let out_of_nodes = self.node_limit.is_some_and(|l| self.total_nodes() >= l);
             if out_of_time || out_of_nodes {
-                self.stop();
+                self.halt();
             }
         }
-        self.stopped()
+        self.over()
     }
 
     pub(super) fn set_currmove(&self, m: Move, number: usize) {
@@ -161,7 +174,7 @@ impl Signals {
 
     /// After an iteration: true when thread `id` should not start another one.
     pub(super) fn iteration_done(&self, id: usize, depth: i32, score: i32) -> bool {
-        if self.stopped() || depth >= self.max_depth {
+        if self.over() || depth >= self.max_depth {
             return true;
         }
         if id != 0 {
@@ -358,7 +371,7 @@ pub fn search<G: Game>(
         });
         // Publish the main thread's final count before the helpers are told to stop.
         signals.publish_nodes(0, main.nodes);
-        signals.stop();
+        signals.halt();
         line
     });
 

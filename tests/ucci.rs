@@ -1,0 +1,379 @@
+//! UCCI, driven through pipes: the examples of the UCCI texts and the engine's states.
+
+mod common;
+
+use chariot::game::Game;
+use chariot::xiangqi::Xiangqi;
+use common::{Session, bestmove, run_script};
+use std::time::Duration;
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+fn ucci() -> Session {
+    let mut s = Session::start(&[]);
+    s.send("ucci");
+    s.expect("ucciok");
+    s
+}
+
+fn legal(fen: &str, moves: &[&str], answer: &str) -> bool {
+    let mut board = Xiangqi::from_fen(fen).expect("fen");
+    for m in moves {
+        let m = board.parse_move(m).expect("setup move");
+        board.make(m);
+    }
+    board.parse_move(answer).is_ok()
+}
+
+fn no_line_within(s: &mut Session, ms: u64, prefix: &str) {
+    // Anything printed meanwhile must not be an answer.
+    let before = s.seen.len();
+    let deadline = std::time::Instant::now() + Duration::from_millis(ms);
+    while std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    s.send("isready");
+    s.expect("readyok");
+    let new = &s.seen[before..];
+    assert!(!new.iter().any(|l| l.starts_with(prefix)), "unexpected {prefix}: {new:#?}");
+}
+
+#[test]
+fn boot_announces_the_spec_options() {
+    let (lines, status) = run_script(&[], "ucci\nquit\n");
+    assert!(status.success());
+    for expected in [
+        "id name Chariot",
+        "id copyright",
+        "id author",
+        "id user",
+        "option usemillisec type check default false",
+        "option batch type check default false",
+        "option dualtime type label",
+        "ucciok",
+        "bye",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(expected)), "missing {expected}: {lines:?}");
+    }
+    assert!(!lines.iter().any(|l| l.starts_with("option name")), "UCCI options have no 'name'");
+}
+
+/// The spec's ponder example, with its clock scaled down from 300 s to 3 s: the hit.
+#[test]
+fn ponder_example_hit() {
+    let mut s = ucci();
+    s.send("setoption usemillisec true");
+    s.send("setoption usebook false");
+    s.send(&format!("position fen {START}"));
+    s.send("go time 3000 increment 0");
+    let first = s.expect("bestmove");
+    assert!(first.contains(" ponder "), "{first}");
+    s.send(&format!("position fen {START} moves b0c2 b9c7"));
+    s.send("go ponder time 2950 increment 0");
+    no_line_within(&mut s, 400, "bestmove");
+    s.send("ponderhit");
+    let (line, took) = s.expect_within(Duration::from_secs(3), |l| l.starts_with("bestmove"));
+    let mv = line.split_whitespace().nth(1).expect("move");
+    assert!(legal(START, &["b0c2", "b9c7"], mv), "{line}");
+    assert!(took < Duration::from_millis(2000), "ponderhit must start the clock: {took:?}");
+}
+
+/// The spec's ponder example: the miss (`stop`, a new position, `go`).
+#[test]
+fn ponder_example_miss() {
+    let mut s = ucci();
+    s.send("setoption usemillisec true");
+    s.send(&format!("position fen {START} moves b0c2 b9c7"));
+    s.send("go ponder time 2950 increment 0");
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("stop");
+    let (_, took) = s.expect_within(Duration::from_secs(1), |l| l.starts_with("bestmove"));
+    assert!(took < Duration::from_millis(100), "stop answers at once: {took:?}");
+    s.send(&format!("position fen {START} moves b0c2 c6c5"));
+    s.send("go time 2950 increment 0");
+    let line = s.expect("bestmove");
+    let mv = line.split_whitespace().nth(1).expect("move");
+    assert!(legal(START, &["b0c2", "c6c5"], mv), "{line}");
+}
+
+/// The batch example: with `batch` on, input is not read while thinking, so both searches
+/// answer in order before `quit` is read.
+#[test]
+fn batch_example() {
+    let fen2 = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+    let input = format!(
+        "ucci\nsetoption batch true\nposition fen {START}\ngo depth 7\nposition fen {fen2}\n\
+         go depth 7\nquit\n"
+    );
+    let (lines, status) = run_script(&[], &input);
+    assert!(status.success());
+    let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 2, "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 7")));
+    assert_eq!(lines.last().map(String::as_str), Some("bye"));
+    let second = answers[1].split_whitespace().nth(1).expect("move");
+    assert!(legal(fen2, &[], second), "{second}");
+}
+
+/// The five `position` lines of the capture example, each followed by a search.
+#[test]
+fn capture_example_positions() {
+    let after = "rnbakabnr/9/1c2c4/p1p1C1p1p/9/9/P1P1P1P1P/1C7/9/RNBAKABNR b - - 0 2";
+    let cases: [(&str, &[&str]); 5] = [
+        (START, &[]),
+        (START, &["h2e2"]),
+        (START, &["h2e2", "h7e7"]),
+        (after, &[]),
+        (after, &["d9e8"]),
+    ];
+    let mut input = String::from("ucci\n");
+    for (fen, moves) in &cases {
+        input.push_str(&format!("position fen {fen}"));
+        if !moves.is_empty() {
+            input.push_str(&format!(" moves {}", moves.join(" ")));
+        }
+        input.push_str("\ngo depth 4\n");
+    }
+    let (lines, _) = run_script(&[], &input);
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let answers: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(answers.len(), 5, "{lines:?}");
+    for ((fen, moves), answer) in cases.iter().zip(answers) {
+        assert!(legal(fen, moves, answer), "{answer} after {moves:?}");
+    }
+}
+
+const BAN_FEN: &str =
+    "1r2kab1r/2c1a4/n1c1b1n2/4p2N1/p1p6/1C4P2/P1P1P4/2N1B3C/4A4/1RBAK2R1 w - - 0 1";
+
+/// The banmoves example: the banned chase is never the answer, until the next `position`.
+#[test]
+fn banmoves_example() {
+    let mut s = ucci();
+    for _ in 0..2 {
+        s.send(&format!("position fen {BAN_FEN} moves h6i4 i9h9 i4h6 h9i9"));
+        s.send("banmoves h6i4");
+        s.send("go depth 6");
+        let line = s.expect("bestmove");
+        assert_ne!(line.split_whitespace().nth(1), Some("h6i4"), "{line}");
+    }
+    s.send("banmoves z9z9");
+    s.expect("info message error: banmoves");
+}
+
+#[test]
+fn all_moves_banned_means_nobestmove() {
+    // Red's general on d0 has two moves here; ban both.
+    let fen = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
+    let mut board = Xiangqi::from_fen(fen).expect("fen");
+    let mut list = chariot::game::MoveList::new();
+    board.legal_moves(&mut list);
+    let all: Vec<String> = list.iter().map(|&m| board.move_text(m)).collect();
+    board.make(list.as_slice()[0]);
+    let (lines, _) = run_script(
+        &[],
+        &format!("ucci\nposition fen {fen}\nbanmoves {}\ngo depth 3\n", all.join(" ")),
+    );
+    assert!(lines.iter().any(|l| l == "nobestmove"), "{lines:?}");
+}
+
+/// The league minimum: position with moves, banmoves, a full clock, quit.
+#[test]
+fn league_minimum() {
+    let mut s = ucci();
+    s.send(&format!("position fen {BAN_FEN} moves h6i4 i9h9 i4h6 h9i9"));
+    s.send("banmoves h6i4");
+    s.send("go time 2 increment 1 opptime 2 oppincrement 1");
+    let line = s.expect("bestmove");
+    let mv = line.split_whitespace().nth(1).expect("move");
+    assert_ne!(mv, "h6i4");
+    assert!(legal(BAN_FEN, &["h6i4", "i9h9", "i4h6", "h9i9"], mv));
+    s.send("quit");
+    s.expect_within(Duration::from_secs(1), |l| l == "bye");
+    assert!(s.wait(Duration::from_secs(1)).success());
+}
+
+#[test]
+fn seconds_unless_millisec() {
+    let mut s = ucci();
+    s.send("position startpos");
+    s.send("go time 5");
+    let (_, took) = s.expect_within(Duration::from_secs(6), |l| l.starts_with("bestmove"));
+    assert!(took > Duration::from_millis(50) && took < Duration::from_secs(5), "{took:?}");
+    s.send("setoption usemillisec true");
+    s.send("go time 300");
+    let (_, took) = s.expect_within(Duration::from_secs(2), |l| l.starts_with("bestmove"));
+    assert!(took < Duration::from_millis(300), "300 ms on the clock: {took:?}");
+}
+
+#[test]
+fn dual_time_and_nodes() {
+    let (lines, _) = run_script(
+        &[],
+        "ucci\nsetoption usemillisec true\nposition startpos\ngo wtime 2000 btime 2000 increment 0\n\
+         go nodes 5000\n",
+    );
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove")).count(), 2, "{lines:?}");
+}
+
+#[test]
+fn stop_while_idle_and_quit_while_thinking() {
+    let mut s = ucci();
+    s.send("stop");
+    s.expect_within(Duration::from_secs(1), |l| l == "nobestmove");
+    s.send("isready");
+    s.expect("readyok");
+    s.send("position startpos");
+    s.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("quit");
+    let (_, took) = s.expect_within(Duration::from_secs(1), |l| l == "bye");
+    assert!(took < Duration::from_millis(100), "bye after {took:?}");
+    assert!(s.wait(Duration::from_millis(200)).success());
+    let answers = s.seen.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(answers, 1, "{:#?}", s.seen);
+}
+
+#[test]
+fn go_depth_0_is_the_static_score() {
+    let (lines, _) = run_script(&[], "ucci\nposition startpos\ngo depth 0\n");
+    let info = lines.iter().find(|l| l.starts_with("info depth 0 score ")).expect("score");
+    let score: i32 = info.rsplit(' ').next().and_then(|s| s.parse().ok()).expect("a bare score");
+    assert!(score.abs() < 100, "{info}");
+    assert_eq!(lines.last().map(String::as_str), Some("nobestmove"));
+}
+
+#[test]
+fn scores_are_bare_and_mates_are_elephanteye_style() {
+    // Red mates at once with b0b9: the chariot on a8 covers the general's rank-8 escapes.
+    let (lines, _) =
+        run_script(&[], "ucci\nposition fen 4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1\ngo depth 4\n");
+    let last = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("info");
+    assert!(last.contains("score 9999 "), "{last}");
+    // Mated sides see the negative.
+    let (lines, _) =
+        run_script(&[], "ucci\nposition fen 4k4/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1\ngo depth 3\n");
+    assert!(lines.iter().any(|l| l == "info depth 0 score -10000"), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "nobestmove"));
+}
+
+#[test]
+fn draw_offers_are_accepted_only_when_not_better() {
+    // Only generals and an advisor: nobody can win.
+    let dead = "3k5/9/9/9/9/9/9/9/9/4KA3 w - - 0 1";
+    let (lines, _) = run_script(&[], &format!("ucci\nposition fen {dead}\ngo draw depth 6\n"));
+    let line = lines.iter().find(|l| l.starts_with("bestmove")).expect("bestmove");
+    assert!(line.ends_with(" draw"), "{line}");
+    // A chariot up: no draw.
+    let won = "3k5/9/9/9/9/9/9/9/9/R3KA3 w - - 0 1";
+    let (lines, _) = run_script(&[], &format!("ucci\nposition fen {won}\ngo draw depth 6\n"));
+    let line = lines.iter().find(|l| l.starts_with("bestmove")).expect("bestmove");
+    assert!(!line.contains("draw"), "{line}");
+    // Offered while pondering, with ponderhit.
+    let mut s = ucci();
+    s.send(&format!("position fen {dead}"));
+    s.send("go ponder depth 6");
+    std::thread::sleep(Duration::from_millis(100));
+    s.send("ponderhit draw");
+    let line = s.expect("bestmove");
+    assert!(line.ends_with(" draw"), "{line} {:?}", s.seen);
+}
+
+#[test]
+fn the_engine_offers_a_draw_in_a_dead_draw() {
+    let dead = "3k5/9/9/9/9/9/9/9/9/4KA3 w - - 0 1";
+    let input = format!("ucci\nposition fen {dead}\ngo depth 9\ngo depth 9\ngo depth 9\n");
+    let (lines, _) = run_script(&[], &input);
+    let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 3);
+    assert!(answers[2].ends_with(" draw"), "{answers:?}");
+}
+
+#[test]
+fn resigns_when_mated_unless_told_not_to() {
+    // Red can only delay mate.
+    let lost = "4k4/9/9/9/9/9/9/r8/9/3K1r3 w - - 0 1";
+    let (lines, _) = run_script(&[], &format!("ucci\nposition fen {lost}\ngo depth 6\n"));
+    let line = bestmove_line(&lines);
+    assert!(line.ends_with(" resign"), "{line}");
+    let (lines, _) = run_script(
+        &[],
+        &format!("ucci\nsetoption resign false\nposition fen {lost}\ngo depth 6\n"),
+    );
+    let line = bestmove_line(&lines);
+    assert!(!line.contains("resign"), "{line}");
+    assert!(bestmove(&lines).is_some());
+}
+
+fn bestmove_line(lines: &[String]) -> String {
+    lines.iter().find(|l| l.starts_with("bestmove")).cloned().expect("a bestmove")
+}
+
+#[test]
+fn bad_input_is_reported_and_nothing_is_half_applied() {
+    let (lines, status) = run_script(
+        &[],
+        "ucci\nposition fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w - - 0 1\n\
+         go depth 3\nposition startpos moves h2e2 h9h0\ngo depth 3\nfrobnicate\ngo depth x\n\
+         setoption frobnicate 3\nsetoption hashsize lots\n",
+    );
+    assert!(status.success());
+    let errors: Vec<&String> =
+        lines.iter().filter(|l| l.starts_with("info message error:")).collect();
+    assert!(errors.iter().any(|l| l.contains("RNBAKABNX")), "{lines:?}");
+    assert!(errors.iter().any(|l| l.contains("h9h0")), "{lines:?}");
+    assert!(errors.iter().any(|l| l.contains("'frobnicate'")), "{lines:?}");
+    assert!(errors.iter().any(|l| l.contains("'x'")), "{lines:?}");
+    assert!(errors.iter().any(|l| l.contains("'lots'")), "{lines:?}");
+    // Unknown options are ignored without harm (no error for `setoption frobnicate 3`); each
+    // `go` on a rejected position says why it does not search.
+    assert_eq!(errors.len(), 8, "{errors:?}");
+    // Both searches on rejected positions answer nobestmove; the `go depth x` answers too.
+    assert_eq!(lines.iter().filter(|l| *l == "nobestmove").count(), 3, "{lines:?}");
+}
+
+#[test]
+fn end_of_input_during_a_search_answers() {
+    let (lines, status) = run_script(&[], "ucci\nposition startpos\ngo infinite\n");
+    assert!(status.success());
+    assert!(bestmove(&lines).is_some(), "{lines:?}");
+}
+
+#[test]
+fn info_lines_once_a_second() {
+    let mut s = ucci();
+    s.send("setoption usemillisec true");
+    s.send("position startpos");
+    s.send("go time 90000");
+    s.expect_within(Duration::from_millis(2500), |l| {
+        l.starts_with("info time ") && l.contains(" nodes ")
+    });
+    s.expect_within(Duration::from_millis(1500), |l| l.starts_with("info currmove "));
+    s.send("stop");
+    s.expect("bestmove");
+}
+
+/// The `cchess` package's UcciEngine, a real client written elsewhere, drives Chariot.
+#[test]
+fn cchess_client_plays() {
+    let probe = std::process::Command::new("python3").args(["-c", "import cchess"]).output();
+    if !probe.map(|o| o.status.success()).unwrap_or(false) {
+        eprintln!("skipped: python3 with cchess is not installed (scripts/setup-test-deps.sh)");
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/cchess_client.py");
+    let out = std::process::Command::new("python3")
+        .args([script, common::binary()])
+        .output()
+        .expect("run python3");
+    assert!(
+        out.status.success(),
+        "cchess client failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
