@@ -213,7 +213,7 @@ impl Engine {
     }
 
     /// Runs until `quit`, or until input has ended and every command has been answered.
-    pub fn run(mut self, inbox: Receiver<Event>) {
+    pub fn run(mut self, mut inbox: Receiver<Event>) {
         loop {
             select! {
                 recv(inbox) -> event => match event {
@@ -225,6 +225,9 @@ impl Engine {
                     }
                     Ok(Event::Bad(e)) => self.send(Report::Error(e.to_string())),
                     Ok(Event::Eof) | Err(_) => {
+                        // A closed channel is always ready: stop selecting on it, or this
+                        // loop would spin while the last search finishes.
+                        inbox = crossbeam_channel::never();
                         if !self.eof {
                             self.eof = true;
                             self.on_eof();
