@@ -5,7 +5,7 @@
 //! or evaluation changes, so it is quoted in commits as `Bench: <nodes>`.
 
 use crate::chess::Chess;
-use crate::game::Game;
+use crate::game::{Game, Inspect};
 use crate::protocol::output::Output;
 use crate::protocol::{Limits, Protocol};
 use crate::search::pool::{self, Reporter, Signals, View};
@@ -14,6 +14,9 @@ use crate::search::tt::Table;
 use crate::xiangqi::Xiangqi;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// From this depth on, `chariot perft` works root move by root move and reports progress.
+const PROGRESS_DEPTH: u32 = 6;
 
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 9;
@@ -35,7 +38,7 @@ const XIANGQI_POSITIONS: &[&str] = &[
     "4k4/9/5an2/6P2/2p1p4/4N4/4P1P2/9/9/R3K4 w - - 0 1",
 ];
 
-fn bench_game<G: Game>(fens: &[&str], depth: u32, threads: usize, out: &Reporter) -> u64 {
+fn bench_game<G: Inspect>(fens: &[&str], depth: u32, threads: usize, out: &Reporter) -> u64 {
     let mut total = 0;
     for fen in fens {
         let board = match G::from_fen(fen) {
@@ -80,13 +83,27 @@ pub fn perft<G: Game>(fen: Option<&str>, depth: u32, divide: bool) -> Result<u64
         None => G::startpos(),
     };
     let start = Instant::now();
-    let nodes = if divide {
+    let nodes = if divide || depth >= PROGRESS_DEPTH {
+        // Root move by root move, so that a long run can show its progress.
+        let mut list = crate::game::MoveList::new();
+        board.legal_moves(&mut list);
         let mut total = 0;
-        for (mv, n) in crate::game::perft_divide(&mut board, depth.max(1)) {
-            println!("{mv}: {n}");
+        for (i, &m) in list.iter().enumerate() {
+            let text = board.move_text(m);
+            board.make(m);
+            let n = if depth <= 1 { 1 } else { board.perft(depth - 1) };
+            board.unmake();
             total += n;
+            if divide {
+                println!("{text}: {n}");
+            }
+            if start.elapsed().as_secs() >= 1 {
+                eprintln!("perft: {}/{} root moves, {total} nodes so far", i + 1, list.len());
+            }
         }
-        println!();
+        if divide {
+            println!();
+        }
         total
     } else {
         board.perft(depth)

@@ -349,3 +349,43 @@ pub fn perft_divide<G: Game>(game: &mut G, depth: u32) -> Vec<(String, u64)> {
     }
     out
 }
+
+/// How `d` draws pieces.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Style {
+    /// FEN letters (ASCII).
+    #[default]
+    Letters,
+    /// Symbols: Unicode chess pieces, or Chinese characters for xiangqi.
+    Symbols,
+}
+
+/// One term of the static evaluation, for each side, in internal units.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    /// What the term measures.
+    pub name: &'static str,
+    /// The first side's share (white, red).
+    pub first: Score,
+    /// The second side's share (black).
+    pub second: Score,
+}
+
+/// Human-facing views of a position, for people at a terminal (`d`, `eval`, `flip`) and for
+/// move names in the game's own tradition. Not used by the search.
+pub trait Inspect: Game {
+    /// The board as text with coordinates.
+    fn board_text(&self, style: Style) -> String;
+    /// The squares of the pieces giving check, in the game's coordinates.
+    fn checkers(&self) -> Vec<String>;
+    /// The evaluation's terms; first-side totals minus second-side totals, from the side to
+    /// move's view, add up to [`Game::evaluate`] (give or take rounding).
+    fn eval_terms(&self) -> Vec<Term>;
+    /// The colour-mirrored position: the same game with the sides swapped (history dropped).
+    fn flipped(&self) -> Self;
+    /// A move's name for people (xiangqi: Chinese notation such as 炮二平五); by default the
+    /// move's notation.
+    fn move_name(&self, m: Move) -> String {
+        self.move_text(m)
+    }
+}

@@ -108,6 +108,8 @@ fn run_loop(cli: Cli) {
     let engine = Engine::new(out.clone(), variant);
     let gate = engine.gate();
     let spawned = if cli.commands.is_empty() {
+        // Commands given as arguments print only their answers; a session gets a banner.
+        out.line(reader::BANNER);
         reader::spawn(BufReader::new(std::io::stdin()), tx, out, gate)
     } else {
         let script = cli.commands.join("\n") + "\n";

@@ -124,6 +124,42 @@ pub fn psq_table() -> [[i32; 64]; 12] {
     table
 }
 
+/// The evaluation's terms for white and black, each tapered by the phase, in centipawns:
+/// `(material, piece-square, bishop pair, tempo)`. White's sum minus black's is [`evaluate`]
+/// from white's view, give or take the rounding of tapering each term separately.
+pub fn trace(b: &Board) -> [(&'static str, [i32; 2]); 4] {
+    let phase = (KNIGHT..=QUEEN)
+        .map(|k| PHASE_WEIGHT[k] * b.kinds[k].count_ones() as i32)
+        .sum::<i32>()
+        .min(PHASE_MAX);
+    let taper = |(m, e): (i32, i32)| (m * phase + e * (PHASE_MAX - phase)) / PHASE_MAX;
+    let mut material = [0; 2];
+    let mut squares = [0; 2];
+    let mut pair = [0; 2];
+    for colour in [WHITE, BLACK] {
+        let (mut value, mut bonus) = ((0, 0), (0, 0));
+        for (kind, &(vm, ve)) in VALUE.iter().enumerate() {
+            let mut bb = b.pieces(colour, kind);
+            while bb != 0 {
+                let sq = bb.trailing_zeros() as usize;
+                bb &= bb - 1;
+                let relative = if colour == WHITE { sq } else { sq ^ 56 };
+                let (bm, be) = square_bonus(kind, relative);
+                value = (value.0 + vm, value.1 + ve);
+                bonus = (bonus.0 + bm, bonus.1 + be);
+            }
+        }
+        material[colour] = taper(value);
+        squares[colour] = taper(bonus);
+        if b.pieces(colour, BISHOP).count_ones() >= 2 {
+            pair[colour] = taper(BISHOP_PAIR);
+        }
+    }
+    let mut tempo = [0; 2];
+    tempo[b.side] = TEMPO;
+    [("material", material), ("piece-square", squares), ("bishop pair", pair), ("tempo", tempo)]
+}
+
 /// Evaluates `b` from the side to move's point of view, in centipawns.
 pub fn evaluate(b: &Board) -> Score {
     let mut s = b.psq;

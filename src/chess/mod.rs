@@ -12,6 +12,7 @@ pub mod bitboard;
 pub mod board;
 pub mod eval;
 pub mod fen;
+mod inspect;
 pub mod movegen;
 pub mod moves;
 pub mod tables;

@@ -10,7 +10,7 @@ pub mod options;
 
 use crate::chess::Chess;
 use crate::game::{DRAW, MATE_BOUND};
-use crate::game::{Game, MoveList, Variant, perft_divide};
+use crate::game::{Game, Inspect, MoveList, Side, Style, Variant, perft_divide};
 use crate::protocol::output::Output;
 use crate::protocol::reader::Event;
 use crate::protocol::reader::Gate;
@@ -26,6 +26,65 @@ use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+
+/// The text of `d`: the board, side to move, FEN, key, checkers, and the last move with its
+/// name in the game's tradition (`before` is the board before it and its text).
+fn display_text<G: Inspect>(board: &G, style: Style, before: Option<(&G, &str)>) -> String {
+    let side = match (G::VARIANT, board.side_to_move()) {
+        (_, Side::Second) => "black",
+        (Variant::Chess, Side::First) => "white",
+        (Variant::Xiangqi, Side::First) => "red",
+    };
+    let checkers = board.checkers();
+    let last = before.and_then(|(b, text)| {
+        let m = b.parse_move(text).ok()?;
+        let name = b.move_name(m);
+        Some(if name == text { name } else { format!("{text} ({name})") })
+    });
+    format!(
+        "{}\nSide to move: {side}\nFen: {}\nKey: {:016X}\nCheckers: {}\nLast move: {}",
+        board.board_text(style),
+        board.fen(),
+        board.key(),
+        if checkers.is_empty() { "-".to_string() } else { checkers.join(" ") },
+        last.unwrap_or_else(|| "-".to_string()),
+    )
+}
+
+/// The text of `eval`: each term for each side in protocol units, then the total.
+fn eval_text<G: Inspect>(board: &G) -> String {
+    let unit = G::UNITS_PER_CP;
+    let (first, second) = match G::VARIANT {
+        Variant::Chess => ("White", "Black"),
+        Variant::Xiangqi => ("Red", "Black"),
+    };
+    let mut out = format!("{:>14} | {first:>8} | {second:>8} | {:>8}\n", "Term", "Total");
+    out.push_str(&format!("{:-<14}-+-{:-<8}-+-{:-<8}-+-{:-<8}\n", "", "", "", ""));
+    let mut total = 0;
+    for t in board.eval_terms() {
+        let diff = t.first - t.second;
+        total += diff;
+        out.push_str(&format!(
+            "{:>14} | {:>8} | {:>8} | {:>8}\n",
+            t.name,
+            t.first / unit,
+            t.second / unit,
+            diff / unit
+        ));
+    }
+    let stm = board.evaluate();
+    let units = match G::VARIANT {
+        Variant::Chess => "centipawns",
+        Variant::Xiangqi => "UCCI units, a horse = 100",
+    };
+    out.push_str(&format!(
+        "\nEvaluation: {} for {first} ({}, {units}); {} for the side to move",
+        total / unit,
+        if total >= 0 { "ahead or level" } else { "behind" },
+        stm / unit
+    ));
+    out
+}
 
 /// How long a `go` whose limits could not be read searches (ms).
 const ERROR_MOVETIME_MS: u64 = 100;
@@ -112,6 +171,8 @@ pub struct Engine {
     board: Option<Board>,
     /// Why the position is invalid, to repeat on `go`.
     invalid_reason: String,
+    /// The last accepted `position`: where it started and the moves since (for `d`).
+    line: (Start, Vec<String>),
     banned: Vec<String>,
     settings: Settings,
     tt: Arc<Table>,
@@ -187,6 +248,7 @@ impl Engine {
             variant,
             board: Some(Board::startpos(variant)),
             invalid_reason: String::new(),
+            line: (Start::Startpos, Vec::new()),
             banned: Vec::new(),
             tt: Arc::new(Table::new(settings.hash_mb)),
             settings,
@@ -346,6 +408,27 @@ impl Engine {
             Command::PonderHit { .. } => {}
             Command::Debug(on) => self.debug = on,
             Command::Register => self.send(Report::Registered),
+            Command::Help => self.send(Report::Help),
+            Command::Display(style) => self.display(style.unwrap_or(self.settings.style)),
+            Command::Eval => match &self.board {
+                Some(Board::Chess(b)) => self.send(Report::Text(eval_text(&**b))),
+                Some(Board::Xiangqi(b)) => self.send(Report::Text(eval_text(&**b))),
+                None => self.send(Report::Error("no valid position to evaluate".into())),
+            },
+            Command::Flip => {
+                let flipped = match &self.board {
+                    Some(Board::Chess(b)) => Board::Chess(Box::new(b.flipped())),
+                    Some(Board::Xiangqi(b)) => Board::Xiangqi(Box::new(b.flipped())),
+                    None => return true,
+                };
+                let fen = match &flipped {
+                    Board::Chess(b) => b.fen(),
+                    Board::Xiangqi(b) => b.fen(),
+                };
+                self.board = Some(flipped);
+                self.line = (Start::Fen(fen), Vec::new());
+                self.banned.clear();
+            }
             Command::Quit => {
                 self.quit();
                 return false;
@@ -417,6 +500,8 @@ impl Engine {
             }
             Change::Idle(share) => self.settings.idle = share,
             Change::Resign(on) => self.settings.resign = on,
+            Change::MoveNames(on) => self.settings.view.move_names = on,
+            Change::Style(style) => self.settings.style = style,
             Change::None => {}
         }
     }
@@ -431,13 +516,43 @@ impl Engine {
             self.send(Report::Message(format!("variant set to {} by the FEN", v.name())));
         }
         match Board::setup(self.variant, &start, &moves, &self.settings) {
-            Ok(b) => self.board = Some(b),
+            Ok(b) => {
+                self.board = Some(b);
+                self.line = (start, moves);
+            }
             Err(e) => {
                 self.send(Report::Error(format!("position rejected: {e}")));
                 self.invalid_reason = e;
                 self.board = None;
             }
         }
+    }
+
+    /// `d`: the board, its FEN, key, checkers and last move.
+    fn display(&self, style: Style) {
+        let Some(board) = &self.board else {
+            return self.send(Report::Error(format!(
+                "no valid position to show ({})",
+                self.invalid_reason
+            )));
+        };
+        // The board before the last move, to name that move.
+        let (start, moves) = &self.line;
+        let before = moves.split_last().and_then(|(last, earlier)| {
+            let b = Board::setup(self.variant, start, earlier, &self.settings).ok()?;
+            Some((b, last.clone()))
+        });
+        let text = match (board, before) {
+            (Board::Chess(b), Some((Board::Chess(p), m))) => {
+                display_text(&**b, style, Some((&*p, &m)))
+            }
+            (Board::Xiangqi(b), Some((Board::Xiangqi(p), m))) => {
+                display_text(&**b, style, Some((&*p, &m)))
+            }
+            (Board::Chess(b), _) => display_text::<Chess>(b, style, None),
+            (Board::Xiangqi(b), _) => display_text::<Xiangqi>(b, style, None),
+        };
+        self.send(Report::Text(text));
     }
 
     fn ban(&mut self, moves: Vec<String>) {
@@ -486,7 +601,7 @@ impl Engine {
 
     /// Starts a search (or perft) of `board` on its own thread. Everything below is
     /// monomorphised for `G`.
-    fn start<G: Game>(&mut self, board: G, limits: Limits) {
+    fn start<G: Inspect>(&mut self, board: G, limits: Limits) {
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.new_search();
         }

@@ -3,7 +3,7 @@
 //! Only options with a real effect are announced. Names match case-insensitively; UCI and
 //! UCCI spell some of them differently (`Hash` / `hashsize`) but set the same setting.
 
-use crate::game::Variant;
+use crate::game::{Style, Variant};
 use crate::search::pool::View;
 use crate::search::time::DEFAULT_OVERHEAD_MS;
 
@@ -55,6 +55,8 @@ pub struct Settings {
     pub idle: u32,
     /// Resign hopeless games (UCCI `bestmove ... resign`).
     pub resign: bool,
+    /// How `d` draws the pieces unless told.
+    pub style: Style,
 }
 
 /// The opponent, as `UCI_Opponent` describes it: `<title> <elo> <computer|human> <name>`.
@@ -106,6 +108,7 @@ impl Default for Settings {
             drawmoves: DRAWMOVES_DEFAULT,
             idle: 0,
             resign: true,
+            style: Style::Letters,
         }
     }
 }
@@ -151,6 +154,10 @@ pub enum Change {
     Idle(u32),
     /// Allow resigning.
     Resign(bool),
+    /// Add the PV in the game's traditional notation (xiangqi: Chinese) as a message.
+    MoveNames(bool),
+    /// The default style of `d`.
+    Style(Style),
     /// An option that needs no engine action (UCCI `usemillisec`, handled by the front-end).
     None,
 }
@@ -174,6 +181,8 @@ pub fn uci_lines(variant: Variant) -> Vec<String> {
         "option name UCI_Opponent type string default <empty>".to_string(),
         format!("option name UCI_EngineAbout type string default {ABOUT}"),
         "option name Debug Log File type string default <empty>".to_string(),
+        "option name Chinese Notation type check default false".to_string(),
+        "option name Board Symbols type check default false".to_string(),
         format!(
             "option name UCI_Variant type combo default {} var chess var xiangqi",
             variant.name()
@@ -196,6 +205,8 @@ pub fn ucci_lines() -> Vec<String> {
         "option newgame type button".to_string(),
         "option clearhash type button".to_string(),
         "option dualtime type label".to_string(),
+        "option chinesenotation type check default false".to_string(),
+        "option boardsymbols type check default false".to_string(),
     ]
 }
 
@@ -293,6 +304,10 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         // Handled by the UCCI front-end (time unit, batch reading); announced, nothing to do here.
         "usemillisec" | "batch" | "dualtime" => Ok(Change::None),
         "debug" => Ok(Change::Debug(check(name, value)?)),
+        "chinese notation" | "chinesenotation" => Ok(Change::MoveNames(check(name, value)?)),
+        "board symbols" | "boardsymbols" => {
+            Ok(Change::Style(if check(name, value)? { Style::Symbols } else { Style::Letters }))
+        }
         "newgame" => Ok(Change::NewGame),
         "drawmoves" => Ok(Change::DrawMoves(spin(name, value, 0, DRAWMOVES_MAX)?)),
         "resign" => Ok(Change::Resign(check(name, value)?)),

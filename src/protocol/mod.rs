@@ -9,7 +9,7 @@ pub mod reader;
 pub mod ucci;
 pub mod uci;
 
-use crate::game::Variant;
+use crate::game::{Style, Variant};
 
 /// The protocol a session speaks, fixed by the first recognised command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -79,6 +79,19 @@ impl Frontend {
     /// UCCI batch mode: read no input while a search runs.
     pub fn batch(&self) -> bool {
         self.protocol == Protocol::Ucci && self.ucci.batch
+    }
+}
+
+/// Reads the style argument of `d`: letters, or symbols (Unicode chess pieces, Chinese
+/// characters for xiangqi).
+pub fn parse_style(word: Option<&&str>) -> Result<Option<Style>, ParseError> {
+    match word.map(|w| w.to_ascii_lowercase()).as_deref() {
+        None => Ok(None),
+        Some("letters" | "ascii") => Ok(Some(Style::Letters)),
+        Some("symbols" | "unicode" | "chinese") => Ok(Some(Style::Symbols)),
+        Some(other) => Err(ParseError::Malformed(format!(
+            "'{other}' is no board style (letters, unicode, chinese)"
+        ))),
     }
 }
 
@@ -192,6 +205,14 @@ pub enum Command {
     Debug(bool),
     /// `register`: Chariot needs no registration and says so.
     Register,
+    /// `help`: the commands of the protocol in use.
+    Help,
+    /// `d`: the board as text; `None` uses the session's default style.
+    Display(Option<Style>),
+    /// `eval`: the static evaluation and its terms.
+    Eval,
+    /// `flip`: replace the position by its colour mirror.
+    Flip,
     /// Leave.
     Quit,
 }
@@ -200,7 +221,7 @@ pub enum Command {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     /// The first word is no command this protocol knows.
-    #[error("unknown command '{0}'")]
+    #[error("unknown command '{0}' (type help for the list)")]
     Unknown(String),
     /// A value was expected after a keyword.
     #[error("'{0}' needs a value")]
@@ -333,4 +354,8 @@ pub enum Report {
     Bye,
     /// The answer to `register`.
     Registered,
+    /// The list of commands (`help`).
+    Help,
+    /// Text for people, printed as it is (`d`, `eval`).
+    Text(String),
 }

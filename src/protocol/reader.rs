@@ -59,7 +59,21 @@ impl Gate {
 
 /// The line printed when input arrives before a protocol has been chosen.
 pub const HINT: &str =
-    "Chariot: type 'uci' for chess (UCI) or 'ucci' for xiangqi (UCCI) first; 'quit' leaves";
+    "Chariot: type 'uci' for chess (UCI) or 'ucci' for xiangqi (UCCI) first; 'help' explains";
+
+/// `help` before a protocol has been chosen.
+pub const FIRST_HELP: &str = "\
+Chariot is a chess and xiangqi engine. Choose a protocol first:
+  uci     chess over UCI (xiangqi too: setoption name UCI_Variant value xiangqi)
+  ucci    xiangqi over UCCI
+Then type help for that protocol's commands. quit leaves.";
+
+/// The one-line banner printed when Chariot starts on a terminal or a pipe.
+pub const BANNER: &str = concat!(
+    "Chariot ",
+    env!("CARGO_PKG_VERSION"),
+    ": chess over uci, xiangqi over ucci; type help"
+);
 
 /// Starts the reader thread on `input`; events go to `inbox`.
 pub fn spawn(
@@ -104,6 +118,10 @@ fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, gate: Ar
                     None if line.split_whitespace().next() == Some("quit") => {
                         let _ = inbox.send(Event::Command(Command::Quit));
                         return;
+                    }
+                    None if line.split_whitespace().next() == Some("help") => {
+                        out.line(FIRST_HELP);
+                        continue;
                     }
                     None => {
                         out.line(HINT);

@@ -7,6 +7,23 @@
 use super::{Clock, Command, Eval, Limits, ParseError, Report};
 use crate::engine::options;
 
+/// The commands, for `help`.
+const HELP: &str = "\
+Chariot speaks UCCI (xiangqi). Commands:
+  ucci                         identify, list the options, answer ucciok
+  isready                      answer readyok (at once, also while thinking)
+  setoption <name> [<value>]   set an option (also: setoption name <n> value <v>)
+  position startpos|fen <fen> [moves <m>...]  set up a position (ICCS moves: h2e2)
+  banmoves <m>...              exclude root moves until the next position
+  go [ponder|draw] depth n|infinite|nodes n|time t [movestogo n|increment i]
+     [opptime t [oppmovestogo n|oppincrement i]]   think (times in seconds unless usemillisec)
+  ponderhit [draw] | stop      the predicted move was played / answer now
+  d [letters|chinese]          show the board, FEN, key, checkers, last move (Chinese notation)
+  eval                         the static evaluation, term by term
+  flip                         mirror the position (colours swapped)
+  help                         this list
+  quit                         leave (answers bye)";
+
 /// UCCI's mate base: a mate in `n` plies is shown as `MATE_SCORE - n`.
 const MATE_SCORE: i32 = 10_000;
 
@@ -47,6 +64,10 @@ pub fn parse(line: &str, state: &mut State) -> Result<Option<Command>, ParseErro
         "ponderhit" => Command::PonderHit { draw_offer: args.first() == Some(&"draw") },
         "stop" => Command::Stop,
         "quit" => Command::Quit,
+        "help" => Command::Help,
+        "d" => Command::Display(super::parse_style(args.first())?),
+        "eval" => Command::Eval,
+        "flip" => Command::Flip,
         other => return Err(ParseError::Unknown(other.to_string())),
     };
     Ok(Some(command))
@@ -195,6 +216,8 @@ pub fn format(report: &Report) -> String {
         Report::Error(text) => format!("info message error: {text}"),
         Report::Bye => "bye".to_string(),
         Report::Registered => String::new(),
+        Report::Help => HELP.to_string(),
+        Report::Text(text) => text.trim_end().to_string(),
     }
 }
 

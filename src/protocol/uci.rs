@@ -17,7 +17,30 @@ const COMMANDS: &[&str] = &[
     "stop",
     "ponderhit",
     "quit",
+    "help",
+    "d",
+    "eval",
+    "flip",
 ];
+
+/// The commands, for `help`.
+const HELP: &str = "\
+Chariot speaks UCI (chess; xiangqi with UCI_Variant xiangqi). Commands:
+  uci                          identify, list the options, answer uciok
+  isready                      answer readyok (at once, also while searching)
+  setoption name <n> [value <v>]  set an option (names as listed by uci)
+  ucinewgame                   clear the hash table and history
+  position startpos|fen <fen> [moves <m>...]  set up a position
+  go [depth n|nodes n|movetime ms|mate n|infinite|ponder|perft n|searchmoves <m>...]
+     [wtime ms btime ms winc ms binc ms movestogo n]   search (or count moves)
+  stop | ponderhit             end the search / the predicted move was played
+  debug on|off                 more info strings
+  register                     (not needed)
+  d [letters|unicode|chinese]  show the board, FEN, key, checkers, last move
+  eval                         the static evaluation, term by term
+  flip                         mirror the position (colours swapped)
+  help                         this list
+  quit                         leave";
 
 /// Parses one UCI line.
 pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
@@ -42,6 +65,10 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit { draw_offer: false },
         "quit" => Command::Quit,
+        "help" => Command::Help,
+        "d" => Command::Display(super::parse_style(args.first())?),
+        "eval" => Command::Eval,
+        "flip" => Command::Flip,
         other => return Err(ParseError::Unknown(other.to_string())),
     };
     Ok(Some(command))
@@ -241,6 +268,8 @@ pub fn format(report: &Report) -> String {
         Report::Error(text) => format!("info string error: {text}"),
         Report::Bye => String::new(),
         Report::Registered => "registration checking\nregistration ok".to_string(),
+        Report::Help => HELP.to_string(),
+        Report::Text(text) => text.trim_end().to_string(),
     }
 }
 

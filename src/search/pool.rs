@@ -8,7 +8,7 @@
 use super::time::Budget;
 use super::tt::{self, Table};
 use super::{Worker, to_eval};
-use crate::game::{Game, INFINITE, MATE, MATE_BOUND, MAX_PLY, Move, MoveList};
+use crate::game::{Game, INFINITE, Inspect, MATE, MATE_BOUND, MAX_PLY, Move, MoveList};
 use crate::protocol::output::Output;
 use crate::protocol::{Bound, Limits, Protocol, Report};
 use std::sync::Arc;
@@ -226,11 +226,13 @@ pub struct View {
     pub currline: bool,
     /// Report each root move's refutation after each iteration.
     pub refutations: bool,
+    /// Add the principal variation in the game's traditional notation as a message.
+    pub move_names: bool,
 }
 
 impl Default for View {
     fn default() -> Self {
-        View { multipv: 1, wdl: false, currline: false, refutations: false }
+        View { multipv: 1, wdl: false, currline: false, refutations: false, move_names: false }
     }
 }
 
@@ -285,10 +287,24 @@ pub fn line_text<G: Game>(board: &G, moves: &[Move]) -> Vec<String> {
     out
 }
 
+/// Names a line of moves in the game's tradition (xiangqi: Chinese notation).
+pub fn line_names<G: Inspect>(board: &G, moves: &[Move]) -> Vec<String> {
+    let mut b = board.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in moves {
+        if !b.is_legal(m) {
+            break;
+        }
+        out.push(b.move_name(m));
+        b.make(m);
+    }
+    out
+}
+
 /// Searches `board` over `root_moves` (already filtered by `searchmoves`/`banmoves`, non-empty)
 /// on `threads` threads, reporting each iteration; returns when the search is over. The caller
 /// prints the `bestmove`, after [`Signals::wait_until_answerable`].
-pub fn search<G: Game>(
+pub fn search<G: Inspect>(
     board: &G,
     root_moves: Vec<Move>,
     threads: usize,
@@ -357,6 +373,10 @@ pub fn search<G: Game>(
                     hashfull,
                     pv: line_text(board, &rm.pv),
                 });
+            }
+            if view.move_names && fail.is_none() {
+                let names = line_names(board, &w.root_moves[0].pv);
+                reporter.send(&Report::Message(format!("pv {}", names.join(" "))));
             }
             if view.refutations && fail.is_none() {
                 for rm in &w.root_moves {

@@ -13,6 +13,7 @@
 pub mod bitboard;
 pub mod eval;
 pub mod fen;
+mod inspect;
 pub mod movegen;
 pub mod position;
 pub mod rules;
