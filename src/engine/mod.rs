@@ -158,7 +158,8 @@ pub fn variant_of_fen(fen: &str) -> Option<Variant> {
 struct Running {
     handle: JoinHandle<()>,
     signals: Arc<Signals>,
-    /// `go infinite` or `go ponder`: end of input stops it instead of waiting.
+    /// `go infinite` or a `go` without limits: end of input stops it instead of waiting for it
+    /// (so it does a search still pondering, which is looked up live).
     unbounded: bool,
 }
 
@@ -363,7 +364,7 @@ impl Engine {
 
     fn on_eof(&mut self) {
         if let Some(run) = &self.running
-            && run.unbounded
+            && (run.unbounded || run.signals.pondering())
         {
             run.signals.stop();
         }
@@ -617,7 +618,8 @@ impl Engine {
         signals.contempt = self.settings.contempt();
         signals.idle = self.settings.idle;
         let signals = Arc::new(signals);
-        let unbounded = limits.infinite || limits.ponder || limits.is_unbounded();
+        // Only `ponderhit` bounds a ponder search; until then end of input stops it.
+        let unbounded = limits.infinite || limits.is_unbounded();
         let reporter = self.reporter();
         let tt = self.tt.clone();
         let done = self.done_tx.clone();
@@ -626,6 +628,7 @@ impl Engine {
         let temper = self.temper.clone();
         let may_resign = self.settings.resign;
         let ucci = self.protocol == Some(Protocol::Ucci);
+        let limits_ponder = limits.ponder;
         let (root, rejected) = pool::root_moves(&board, &limits.searchmoves, &self.banned);
         for text in rejected {
             self.send(Report::Error(format!("'{text}' is not a legal move here")));
@@ -688,7 +691,7 @@ impl Engine {
         };
         match std::thread::Builder::new().name("search".into()).spawn(job) {
             Ok(handle) => {
-                if self.eof && unbounded {
+                if self.eof && (unbounded || limits_ponder) {
                     signals.stop();
                 }
                 self.running = Some(Running { handle, signals, unbounded });

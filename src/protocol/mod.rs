@@ -136,7 +136,8 @@ impl Limits {
     /// True when the search has no natural end and waits for `stop`.
     pub fn is_unbounded(&self) -> bool {
         self.infinite
-            || (self.depth.is_none()
+            || (self.perft.is_none()
+                && self.depth.is_none()
                 && self.nodes.is_none()
                 && self.movetime.is_none()
                 && self.mate.is_none()

@@ -136,7 +136,10 @@ fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, gate: Ar
             Err(e) => Event::Bad(e),
         };
         let quit = matches!(event, Event::Command(Command::Quit));
-        let hold = fe.batch() && matches!(event, Event::Command(Command::Go(_)));
+        // A search that only `stop` or `ponderhit` can end is not waited for: nothing else
+        // could ever be read to end it.
+        let hold = fe.batch()
+            && matches!(&event, Event::Command(Command::Go(l)) if !l.ponder && !l.is_unbounded());
         if hold {
             gate.hold();
         }
