@@ -16,6 +16,8 @@ pub mod fen;
 pub mod movegen;
 pub mod position;
 pub mod rules;
+#[cfg(test)]
+mod tests;
 
 use crate::game::*;
 use bitboard::*;
