@@ -64,6 +64,16 @@ impl Sink for Pusher<'_> {
     }
 }
 
+/// The legality filter of one node (see the module documentation).
+struct Risk {
+    /// Squares whose vacating may expose the general.
+    from: Bitboard,
+    /// Squares whose filling may expose the general.
+    to: Bitboard,
+    /// The general's square.
+    ksq: usize,
+}
+
 impl Position {
     /// The index of the occupied squares among `sqs` as a 4-bit number (bit i for `sqs[i]`).
     #[inline(always)]
@@ -121,6 +131,26 @@ impl Position {
         (from, to)
     }
 
+    /// Sends the legal subset of `targets` from `from` to `sink`: exact tests for the risky
+    /// moves, the rest as a set.
+    #[inline(always)]
+    fn emit<S: Sink>(&self, sink: &mut S, risk: &Risk, from: usize, targets: Bitboard) {
+        if risk.from & bit(from) != 0 {
+            for to in squares(targets) {
+                if self.safe_after(self.side, risk.ksq, from, to) {
+                    sink.one(from, to);
+                }
+            }
+        } else {
+            sink.many(from, targets & !risk.to);
+            for to in squares(targets & risk.to) {
+                if self.safe_after(self.side, risk.ksq, from, to) {
+                    sink.one(from, to);
+                }
+            }
+        }
+    }
+
     /// Generates the legal moves (only captures when `CAPTURES`) into `sink`.
     #[inline(always)]
     pub fn generate<S: Sink, const CAPTURES: bool>(&self, sink: &mut S) {
@@ -133,22 +163,8 @@ impl Position {
         let ksq = self.general(us);
         let (from_risky, to_risky) = self.risky(ksq);
 
-        let mut emit = |from: usize, targets: Bitboard| {
-            if from_risky & bit(from) != 0 {
-                for to in squares(targets) {
-                    if self.safe_after(us, ksq, from, to) {
-                        sink.one(from, to);
-                    }
-                }
-            } else {
-                sink.many(from, targets & !to_risky);
-                for to in squares(targets & to_risky) {
-                    if self.safe_after(us, ksq, from, to) {
-                        sink.one(from, to);
-                    }
-                }
-            }
-        };
+        let risk = Risk { from: from_risky, to: to_risky, ksq };
+        let mut emit = |from: usize, targets: Bitboard| self.emit(sink, &risk, from, targets);
 
         for from in squares(self.bb(us, kind::CHARIOT)) {
             let (rook, _) = line_attacks_from(from, occ, self.files[file_of(from)]);
