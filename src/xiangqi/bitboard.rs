@@ -263,9 +263,8 @@ impl Tables {
                     t.rays[sq][i] |= 1 << s;
                     s = neighbour(s, o);
                 }
-                // The two horse squares behind diagonal neighbour i: the horse steps
-                // orthogonally onto its leg, then diagonally onto `sq`'s... i.e. it sits at
-                // `sq + 2*d` minus one of d's components.
+                // A horse attacking `sq` through its leg on diagonal neighbour `sq + d` stands
+                // one step beyond that neighbour along either component of `d`.
                 if let Some(s) = on_board(r + 2 * d.0, f + d.1) {
                     t.horse_via[sq][i] |= 1 << s;
                 }
