@@ -60,15 +60,20 @@ fn perft_full() {
     check(u64::MAX);
 }
 
-/// Start position, depth 5, with the speed printed; run with
+/// Start position, depth 5 (or `XQ_PERFT_DEPTH`, 1..=5), with the speed printed; run with
 /// `cargo test --release --test perft_xiangqi -- --ignored --nocapture speed`.
 #[test]
 #[ignore = "a benchmark"]
 fn perft_speed() {
+    const COUNTS: [u64; 6] = [1, 44, 1_920, 79_666, 3_290_240, 133_312_995];
+    let depth = std::env::var("XQ_PERFT_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(5);
     let mut game = Xiangqi::startpos();
     let start = Instant::now();
-    let nodes = game.perft(5);
+    let nodes = game.perft(depth as u32);
     let secs = start.elapsed().as_secs_f64();
-    println!("perft 5: {nodes} nodes in {secs:.3} s, {:.1} Mnodes/s", nodes as f64 / secs / 1e6);
-    assert_eq!(nodes, 133_312_995);
+    println!(
+        "perft {depth}: {nodes} nodes in {secs:.3} s, {:.1} Mnodes/s",
+        nodes as f64 / secs / 1e6
+    );
+    assert_eq!(nodes, COUNTS[depth]);
 }

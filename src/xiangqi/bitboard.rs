@@ -95,8 +95,9 @@ pub const fn red_half(sq: usize) -> bool {
 
 /// The attack and move tables, built once at compile time.
 pub struct Tables {
-    /// The bitboard of each square, plus an empty set for [`NO_SQ`].
-    pub bit: [Bitboard; SQUARES + 1],
+    /// The bitboard of each square, and an empty set for [`NO_SQ`] and beyond (sized for any
+    /// `u8` so that lookups through the `u8` leg and eye tables need no bounds check).
+    pub bit: [Bitboard; 256],
     /// Chariot attacks along a rank: `[file][inner occupancy]`, 9 bits of the rank.
     pub rank_rook: [[u16; 128]; FILES],
     /// Cannon captures along a rank (the square behind exactly one screen), as `rank_rook`.
@@ -174,7 +175,7 @@ const fn inner_to_line(idx: usize, len: usize) -> u32 {
 impl Tables {
     const fn build() -> Tables {
         let mut t = Tables {
-            bit: [0; SQUARES + 1],
+            bit: [0; 256],
             rank_rook: [[0; 128]; FILES],
             rank_cannon: [[0; 128]; FILES],
             file_rook: [[0; 256]; RANKS],
@@ -262,9 +263,8 @@ impl Tables {
                     t.rays[sq][i] |= 1 << s;
                     s = neighbour(s, o);
                 }
-                // The two horse squares behind diagonal neighbour i: the horse steps
-                // orthogonally onto its leg, then diagonally onto `sq`'s... i.e. it sits at
-                // `sq + 2*d` minus one of d's components.
+                // A horse attacking `sq` through its leg on diagonal neighbour `sq + d` stands
+                // one step beyond that neighbour along either component of `d`.
                 if let Some(s) = on_board(r + 2 * d.0, f + d.1) {
                     t.horse_via[sq][i] |= 1 << s;
                 }

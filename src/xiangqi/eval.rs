@@ -23,15 +23,18 @@ const SOLDIER_CENTRE: i32 = 7;
 const SOLDIER_CENTRE_HOME: i32 = 5;
 /// Horse: per file nearer the centre (the edge halves its reach).
 const HORSE_CENTRE: i32 = 6;
-/// Horse: bonus per rank advanced into the enemy half, and near the enemy palace.
+/// Horse: bonus per rank advanced into the enemy half.
 const HORSE_ADVANCE: i32 = 6;
+/// Horse: bonus in front of the enemy palace, where it threatens the general (and the same
+/// as a penalty on the enemy back rank, where it has few squares left).
 const HORSE_PALACE: i32 = 20;
-/// Chariot: bonus for standing on the enemy's side (ranks 5..8), and per file nearer the centre.
+/// Chariot: bonus for standing on the enemy's side (ranks 5..8).
 const CHARIOT_ENEMY_SIDE: i32 = 15;
+/// Chariot: bonus per file nearer the centre.
 const CHARIOT_CENTRE: i32 = 3;
-/// Cannon: bonus on the centre file (the central cannon opening), and on its own back ranks
-/// where it supports the defence without blocking.
+/// Cannon: bonus on the centre file (the central cannon opening).
 const CANNON_CENTRE_FILE: i32 = 15;
+/// Cannon: bonus on its own back ranks, where it supports the defence without blocking.
 const CANNON_HOME: i32 = 5;
 /// Advisor/elephant on the centre of the palace or the centre elephant square.
 const GUARD_CENTRE: i32 = 10;
@@ -66,7 +69,6 @@ const fn bonus(k: u8, rr: i32, cd: i32) -> i32 {
                 b += HORSE_PALACE;
             }
             if rr == 9 {
-                // A horse on the enemy's back rank has few squares left.
                 b -= HORSE_PALACE;
             }
             b

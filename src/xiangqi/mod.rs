@@ -17,6 +17,8 @@ mod inspect;
 pub mod movegen;
 pub mod position;
 pub mod rules;
+#[cfg(test)]
+mod tests;
 
 use crate::game::*;
 use bitboard::*;

@@ -110,8 +110,9 @@ pub struct State {
 /// A xiangqi position with its history.
 #[derive(Clone)]
 pub struct Position {
-    /// Piece code per square; index [`NO_SQ`] is always empty.
-    pub board: [u8; SQUARES + 1],
+    /// Piece code per square; index [`NO_SQ`] and beyond are always empty. The array spans
+    /// every `u8` so that lookups through the `u8` leg and eye tables need no bounds check.
+    pub board: [u8; 256],
     /// Bitboard per piece code.
     pub pieces: [Bitboard; 16],
     /// Bitboard per colour.
@@ -145,7 +146,7 @@ impl Position {
     /// An empty board, red to move.
     pub fn empty() -> Position {
         Position {
-            board: [EMPTY; SQUARES + 1],
+            board: [EMPTY; 256],
             pieces: [0; 16],
             colours: [0; 2],
             occ: 0,
