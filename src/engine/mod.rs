@@ -287,6 +287,7 @@ impl Engine {
                         }
                     }
                     Ok(Event::Bad(e)) => self.send(Report::Error(e.to_string())),
+                    Ok(Event::Line(line)) => self.out.log_input(&line),
                     Ok(Event::Eof) | Err(_) => {
                         // A closed channel is always ready: stop selecting on it, or this
                         // loop would spin while the last search finishes.
@@ -323,6 +324,7 @@ impl Engine {
         if v != self.variant {
             self.variant = v;
             self.board = Some(Board::startpos(v));
+            self.line = (Start::Startpos, Vec::new());
             self.banned.clear();
             if let Some(tt) = Arc::get_mut(&mut self.tt) {
                 tt.clear();
@@ -393,6 +395,12 @@ impl Engine {
             Command::NewGame => self.new_game(),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { start, moves } => self.set_position(start, moves),
+            Command::BadPosition(e) => {
+                self.banned.clear();
+                self.send(Report::Error(e.clone()));
+                self.invalid_reason = e;
+                self.board = None;
+            }
             Command::BanMoves(moves) => self.ban(moves),
             Command::Go(limits) => self.go(limits),
             Command::Stop => {
@@ -509,15 +517,21 @@ impl Engine {
 
     fn set_position(&mut self, start: Start, moves: Vec<String>) {
         self.banned.clear();
-        if let Start::Fen(fen) = &start
-            && let Some(v) = variant_of_fen(fen)
-            && v != self.variant
-        {
-            self.set_variant(v);
-            self.send(Report::Message(format!("variant set to {} by the FEN", v.name())));
-        }
-        match Board::setup(self.variant, &start, &moves, &self.settings) {
+        // The FEN's shape may choose the other game, but only a position that is accepted
+        // switches to it: a rejected one applies nothing.
+        let variant = match &start {
+            Start::Fen(fen) => variant_of_fen(fen).unwrap_or(self.variant),
+            Start::Startpos => self.variant,
+        };
+        match Board::setup(variant, &start, &moves, &self.settings) {
             Ok(b) => {
+                if variant != self.variant {
+                    self.set_variant(variant);
+                    self.send(Report::Message(format!(
+                        "variant set to {} by the FEN",
+                        variant.name()
+                    )));
+                }
                 self.board = Some(b);
                 self.line = (start, moves);
             }

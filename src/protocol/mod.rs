@@ -191,6 +191,10 @@ pub enum Command {
         /// Moves played from it, in game notation.
         moves: Vec<String>,
     },
+    /// A `position` command that could not be read. It takes its turn like any `position`:
+    /// the error is reported and no position is valid until the next good one, so that a
+    /// following `go` answers nothing instead of searching the previous position.
+    BadPosition(String),
     /// Exclude root moves until the next `position` (UCCI `banmoves`).
     BanMoves(Vec<String>),
     /// Start searching.

@@ -23,6 +23,9 @@ pub enum Event {
     Bad(ParseError),
     /// Input has ended.
     Eof,
+    /// A raw input line, for the debug log. Sent before the line's own event, so that the
+    /// controller logs it in order with the options that open and close the log.
+    Line(String),
 }
 
 /// Holds the reader back while a `go` read in UCCI batch mode is unanswered, so that a
@@ -101,7 +104,9 @@ fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, gate: Ar
         }
         let text = String::from_utf8_lossy(&raw);
         let line = text.trim_end_matches(['\n', '\r']).trim();
-        out.log_input(line);
+        if inbox.send(Event::Line(line.to_string())).is_err() {
+            return;
+        }
         let fe = match frontend.as_mut() {
             Some(fe) => fe,
             None => {

@@ -58,7 +58,10 @@ pub fn parse(line: &str, state: &mut State) -> Result<Option<Command>, ParseErro
             }
             command
         }
-        "position" => super::uci::parse_position(args)?,
+        // An unreadable `position` still replaces the position (by none), in its turn.
+        "position" => {
+            super::uci::parse_position(args).unwrap_or_else(|e| Command::BadPosition(e.to_string()))
+        }
         "banmoves" => Command::BanMoves(args.iter().map(|s| s.to_string()).collect()),
         "go" => Command::Go(parse_go(args, state.millisec)),
         "ponderhit" => Command::PonderHit { draw_offer: args.first() == Some(&"draw") },

@@ -60,7 +60,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "setoption" => parse_setoption(args)?,
         "register" => Command::Register,
         "ucinewgame" => Command::NewGame,
-        "position" => parse_position(args)?,
+        "position" => parse_position(args).unwrap_or_else(|e| Command::BadPosition(e.to_string())),
         "go" => Command::Go(parse_go(args)),
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit { draw_offer: false },
@@ -332,6 +332,13 @@ mod tests {
                 start: Start::Fen("8/8/8/8/8/8/8/K1k5 w - - 0 1".into()),
                 moves: vec![]
             }))
+        );
+        // An unreadable `position` still takes its turn, to invalidate the position.
+        assert_eq!(
+            parse("position sideways"),
+            Ok(Some(Command::BadPosition(
+                "position expects 'startpos' or 'fen', not 'sideways'".into()
+            )))
         );
     }
 

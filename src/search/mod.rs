@@ -586,6 +586,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 break;
             }
             completed = depth;
+            // MultiPV: a later line can come out better than an earlier one, which saw that
+            // move only through a null window; the lines are reported ranked, best first.
+            self.root_moves[..lines].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }

@@ -36,10 +36,11 @@ impl Budget {
         let (time, inc, movestogo) = match &limits.clock {
             None => return Budget::default(),
             Some(Clock::Own { time, inc, movestogo }) => (*time, *inc, *movestogo),
-            Some(Clock::Sides { time, inc, movestogo }) => match time[side] {
-                Some(t) => (t, inc[side], *movestogo),
-                None => return Budget::default(),
-            },
+            // A clock without the mover's time gives it none (as Stockfish reads it): a timed
+            // `go` must answer by itself, as no `stop` will come.
+            Some(Clock::Sides { time, inc, movestogo }) => {
+                (time[side].unwrap_or(0), inc[side], *movestogo)
+            }
         };
         let usable = time.saturating_sub(overhead);
         let horizon = movestogo.map(|m| m.clamp(1, 50) as u64).unwrap_or(MOVES_HORIZON);
@@ -83,6 +84,11 @@ mod tests {
         assert!(pondering.soft > b.soft);
         let b = Budget::plan(&l, 1, 30, false);
         assert!(b.hard.unwrap() <= 10);
+        let only_black = Limits {
+            clock: Some(Clock::Sides { time: [None, Some(1000)], inc: [0, 0], movestogo: None }),
+            ..Default::default()
+        };
+        assert_eq!(Budget::plan(&only_black, 0, 30, false).hard, Some(1));
         assert_eq!(Budget::plan(&Limits::default(), 0, 30, false), Budget::default());
     }
 }
