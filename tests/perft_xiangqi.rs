@@ -31,6 +31,17 @@ fn cases() -> Vec<(&'static str, Vec<(u32, u64)>)> {
         .collect()
 }
 
+/// The portable counting path, which CPUs with POPCNT never take, on every position.
+#[test]
+fn perft_portable() {
+    for (fen, depths) in cases() {
+        let mut game = Xiangqi::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let &(depth, expected) =
+            depths.iter().rev().find(|(_, n)| *n <= 300_000).unwrap_or(&depths[0]);
+        assert_eq!(game.perft_portable(depth), expected, "{fen} depth {depth}");
+    }
+}
+
 fn check(limit: u64) {
     let mut failures = Vec::new();
     for (fen, depths) in cases() {

@@ -42,6 +42,11 @@ pub struct Xiangqi {
 }
 
 impl Xiangqi {
+    /// Perft on the portable code path only (see [`Position::perft_portable`]).
+    pub fn perft_portable(&mut self, depth: u32) -> u64 {
+        self.pos.perft_portable(depth)
+    }
+
     /// Sets the natural move limit: plies without a capture before the game is drawn.
     pub fn set_move_limit(&mut self, plies: u32) {
         self.move_limit = plies;

@@ -253,8 +253,19 @@ impl Position {
     /// Counts the leaves of the legal move tree `depth` plies deep, counting the last ply
     /// without making its moves.
     pub fn perft(&mut self, depth: u32) -> u64 {
+        self.perft_with::<false>(depth)
+    }
+
+    /// Perft that counts the last ply with the portable code only, whatever the CPU, so that
+    /// tests cover the fallback that [`Position::perft`] skips on CPUs with POPCNT.
+    pub fn perft_portable(&mut self, depth: u32) -> u64 {
+        self.perft_with::<true>(depth)
+    }
+
+    fn perft_with<const PORTABLE: bool>(&mut self, depth: u32) -> u64 {
         match depth {
             0 => 1,
+            1 if PORTABLE => self.count_legal_generic(),
             1 => self.count_legal(),
             _ => {
                 let mut list = MoveList::new();
@@ -262,7 +273,7 @@ impl Position {
                 let mut nodes = 0;
                 for &m in list.iter() {
                     self.make(m.raw());
-                    nodes += self.perft(depth - 1);
+                    nodes += self.perft_with::<PORTABLE>(depth - 1);
                     self.unmake();
                 }
                 nodes
