@@ -350,7 +350,7 @@ fn info_lines_once_a_second() {
     s.send("position startpos");
     s.send("go time 90000");
     s.expect_within(Duration::from_millis(2500), |l| {
-        l.starts_with("info time ") && l.contains(" nodes ")
+        l.starts_with("info nodes ") && l.contains(" time ")
     });
     s.expect_within(Duration::from_millis(1500), |l| l.starts_with("info currmove "));
     s.send("stop");

@@ -196,7 +196,7 @@ pub fn format(report: &Report) -> String {
             format!("info depth {depth} score {} pv {}", score(*s), pv.join(" "))
         }
         Report::Static { score: s } => format!("info depth 0 score {}", score(*s)),
-        Report::Progress { nodes, time_ms } => format!("info time {time_ms} nodes {nodes}"),
+        Report::Progress { nodes, time_ms } => format!("info nodes {nodes} time {time_ms}"),
         // UCCI has no such lines.
         Report::CurrLine { .. } | Report::Refutation { .. } => String::new(),
         Report::CurrMove { mv, .. } => format!("info currmove {mv}"),
