@@ -350,6 +350,27 @@ pub fn perft_divide<G: Game>(game: &mut G, depth: u32) -> Vec<(String, u64)> {
     out
 }
 
+/// Mirrors a FEN's colours: ranks in reverse order with the case of every piece swapped, and
+/// the other side to move. Returns the fields, so that a game can mirror what else it has
+/// (castling rights, the en-passant square); the fields after the side are left as they are.
+pub fn mirror_fen(fen: &str) -> Vec<String> {
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }
+            })
+            .collect()
+    };
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if let Some(board) = fields.first_mut() {
+        *board = board.split('/').rev().map(swap).collect::<Vec<_>>().join("/");
+    }
+    if let Some(side) = fields.get_mut(1) {
+        *side = if side == "w" { "b".into() } else { "w".into() };
+    }
+    fields
+}
+
 /// How `d` draws pieces.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Style {

@@ -360,20 +360,5 @@ fn info_lines_once_a_second() {
 /// The `cchess` package's UcciEngine, a real client written elsewhere, drives Chariot.
 #[test]
 fn cchess_client_plays() {
-    let probe = std::process::Command::new("python3").args(["-c", "import cchess"]).output();
-    if !probe.map(|o| o.status.success()).unwrap_or(false) {
-        eprintln!("skipped: python3 with cchess is not installed (scripts/setup-test-deps.sh)");
-        return;
-    }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/cchess_client.py");
-    let out = std::process::Command::new("python3")
-        .args([script, common::binary()])
-        .output()
-        .expect("run python3");
-    assert!(
-        out.status.success(),
-        "cchess client failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::python_client("cchess", "cchess_client.py");
 }

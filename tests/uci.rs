@@ -1263,22 +1263,5 @@ fn end_of_input_during_each_kind_of_search() {
 /// free of warnings and errors.
 #[test]
 fn python_chess_client_plays() {
-    let probe = std::process::Command::new("python3").args(["-c", "import chess.engine"]).output();
-    if !probe.map(|o| o.status.success()).unwrap_or(false) {
-        eprintln!(
-            "skipped: python3 with python-chess is not installed (scripts/setup-test-deps.sh)"
-        );
-        return;
-    }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/python_chess_client.py");
-    let out = std::process::Command::new("python3")
-        .args([script, common::binary()])
-        .output()
-        .expect("run python3");
-    assert!(
-        out.status.success(),
-        "python-chess client failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::python_client("chess.engine", "python_chess_client.py");
 }

@@ -4,7 +4,7 @@ use super::Chess;
 use super::bitboard::*;
 use super::eval;
 use super::tables::tables;
-use crate::game::{Game, Inspect, Style, Term};
+use crate::game::{Game, Inspect, Style, Term, mirror_fen};
 
 /// Unicode pieces in [`PIECE_CHARS`] order: white's, then black's.
 const SYMBOLS: [char; 12] = ['♙', '♘', '♗', '♖', '♕', '♔', '♟', '♞', '♝', '♜', '♛', '♚'];
@@ -48,27 +48,12 @@ impl Inspect for Chess {
     }
 
     fn flipped(&self) -> Self {
-        let fen = self.fen();
-        let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
-        let swap = |s: &str| {
-            s.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect::<String>()
-        };
-        fields[0] = fields[0].split('/').rev().map(swap).collect::<Vec<_>>().join("/");
-        fields[1] = if fields[1] == "w" { "b".into() } else { "w".into() };
-        if fields[2] != "-" {
-            // White's rights come first in FEN.
-            let swapped = swap(&fields[2]);
+        let mut fields = mirror_fen(&self.fen());
+        if let Some(rights) = fields.get_mut(2).filter(|r| *r != "-") {
+            // Swap the rights' case; white's come first in FEN.
             let (upper, lower): (String, String) =
-                swapped.chars().partition(char::is_ascii_uppercase);
-            fields[2] = upper + &lower;
+                rights.chars().partition(char::is_ascii_uppercase);
+            *rights = lower.to_ascii_uppercase() + &upper.to_ascii_lowercase();
         }
         if let Some(ep) = fields.get_mut(3).filter(|f| f.len() == 2) {
             let rank = if ep.ends_with('3') { '6' } else { '3' };

@@ -82,6 +82,58 @@ impl Frontend {
     }
 }
 
+/// `position startpos | fen <fen> [moves <m>...]`.
+fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
+    let moves_at = args.iter().position(|w| *w == "moves").unwrap_or(args.len());
+    let moves = args.get(moves_at + 1..).unwrap_or(&[]).iter().map(|m| m.to_string()).collect();
+    let start = match args.first() {
+        Some(&"startpos") => Start::Startpos,
+        Some(&"fen") => {
+            let fen = args[1..moves_at].join(" ");
+            if fen.is_empty() {
+                return Err(ParseError::Missing("fen".into()));
+            }
+            Start::Fen(fen)
+        }
+        Some(other) => {
+            return Err(ParseError::Malformed(format!(
+                "position expects 'startpos' or 'fen', not '{other}'"
+            )));
+        }
+        None => return Err(ParseError::Missing("position".into())),
+    };
+    Ok(Command::Position { start, moves })
+}
+
+/// The commands both protocols spell alike. An unreadable `position` still replaces the
+/// position (by none), in its turn.
+fn parse_shared(word: &str, args: &[&str]) -> Result<Command, ParseError> {
+    Ok(match word {
+        "isready" => Command::IsReady,
+        "position" => parse_position(args).unwrap_or_else(|e| Command::BadPosition(e.to_string())),
+        "stop" => Command::Stop,
+        "quit" => Command::Quit,
+        "help" => Command::Help,
+        "d" => Command::Display(parse_style(args.first())?),
+        "eval" => Command::Eval,
+        "flip" => Command::Flip,
+        other => return Err(ParseError::Unknown(other.to_string())),
+    })
+}
+
+/// `<name words> [value <value words>]` after `setoption name`: names and values may contain
+/// spaces, and the value may be missing.
+fn name_value(rest: &[&str]) -> Result<Command, ParseError> {
+    let (name, value) = match rest.iter().position(|w| *w == "value") {
+        Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
+        None => (rest.join(" "), None),
+    };
+    if name.is_empty() {
+        return Err(ParseError::Missing("name".into()));
+    }
+    Ok(Command::SetOption { name, value })
+}
+
 /// Reads the style argument of `d`: letters, or symbols (Unicode chess pieces, Chinese
 /// characters for xiangqi).
 pub fn parse_style(word: Option<&&str>) -> Result<Option<Style>, ParseError> {

@@ -45,7 +45,6 @@ pub fn parse(line: &str, state: &mut State) -> Result<Option<Command>, ParseErro
     let command = match first {
         _ if first.starts_with('#') => return Ok(None),
         "ucci" => Command::Hello,
-        "isready" => Command::IsReady,
         "setoption" => {
             let command = parse_setoption(args)?;
             if let Command::SetOption { name, value } = &command {
@@ -58,20 +57,10 @@ pub fn parse(line: &str, state: &mut State) -> Result<Option<Command>, ParseErro
             }
             command
         }
-        // An unreadable `position` still replaces the position (by none), in its turn.
-        "position" => {
-            super::uci::parse_position(args).unwrap_or_else(|e| Command::BadPosition(e.to_string()))
-        }
         "banmoves" => Command::BanMoves(args.iter().map(|s| s.to_string()).collect()),
         "go" => Command::Go(parse_go(args, state.millisec)),
         "ponderhit" => Command::PonderHit { draw_offer: args.first() == Some(&"draw") },
-        "stop" => Command::Stop,
-        "quit" => Command::Quit,
-        "help" => Command::Help,
-        "d" => Command::Display(super::parse_style(args.first())?),
-        "eval" => Command::Eval,
-        "flip" => Command::Flip,
-        other => return Err(ParseError::Unknown(other.to_string())),
+        other => return super::parse_shared(other, args).map(Some),
     };
     Ok(Some(command))
 }
@@ -84,23 +73,14 @@ pub fn is_true(value: &str) -> bool {
 /// `setoption <name> [<value>]`, and the UCI form `setoption name <name> value <value>` that
 /// real UCCI clients send.
 fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
-    let (name, value) = if args.first() == Some(&"name") {
-        let rest = &args[1..];
-        match rest.iter().position(|w| *w == "value") {
-            Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
-            None => (rest.join(" "), None),
+    match args.split_first() {
+        Some((&"name", rest)) => super::name_value(rest),
+        Some((name, [])) => Ok(Command::SetOption { name: name.to_string(), value: None }),
+        Some((name, value)) => {
+            Ok(Command::SetOption { name: name.to_string(), value: Some(value.join(" ")) })
         }
-    } else {
-        match args.split_first() {
-            Some((name, [])) => (name.to_string(), None),
-            Some((name, value)) => (name.to_string(), Some(value.join(" "))),
-            None => (String::new(), None),
-        }
-    };
-    if name.is_empty() {
-        return Err(ParseError::Missing("setoption".into()));
+        None => Err(ParseError::Missing("setoption".into())),
     }
-    Ok(Command::SetOption { name, value })
 }
 
 /// A UCCI time in milliseconds: the value is seconds (fractions allowed) unless `millisec`.

@@ -1,6 +1,6 @@
 //! UCI: chess, and xiangqi the way GUIs drive Pikafish.
 
-use super::{Bound, Clock, Command, Eval, Limits, ParseError, Report, Start};
+use super::{Bound, Clock, Command, Eval, Limits, ParseError, Report};
 use crate::engine::options;
 
 /// The words that start a UCI command. As the spec says, an unknown word at the start of a
@@ -56,62 +56,22 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
     let command = match words[start] {
         "uci" => Command::Hello,
         "debug" => Command::Debug(args.first() != Some(&"off")),
-        "isready" => Command::IsReady,
         "setoption" => parse_setoption(args)?,
         "register" => Command::Register,
         "ucinewgame" => Command::NewGame,
-        "position" => parse_position(args).unwrap_or_else(|e| Command::BadPosition(e.to_string())),
         "go" => Command::Go(parse_go(args)),
-        "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit { draw_offer: false },
-        "quit" => Command::Quit,
-        "help" => Command::Help,
-        "d" => Command::Display(super::parse_style(args.first())?),
-        "eval" => Command::Eval,
-        "flip" => Command::Flip,
-        other => return Err(ParseError::Unknown(other.to_string())),
+        other => return super::parse_shared(other, args).map(Some),
     };
     Ok(Some(command))
 }
 
 /// `setoption name <words> [value <words>]`: names and values may contain spaces.
 fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
-    if args.first() != Some(&"name") {
-        return Err(ParseError::Malformed("setoption needs 'name <option>'".into()));
+    match args.split_first() {
+        Some((&"name", rest)) => super::name_value(rest),
+        _ => Err(ParseError::Malformed("setoption needs 'name <option>'".into())),
     }
-    let rest = &args[1..];
-    let value_at = rest.iter().position(|w| *w == "value");
-    let (name, value) = match value_at {
-        Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
-        None => (rest.join(" "), None),
-    };
-    if name.is_empty() {
-        return Err(ParseError::Missing("name".into()));
-    }
-    Ok(Command::SetOption { name, value })
-}
-
-/// `position startpos | fen <fen> [moves <m>...]`.
-pub(super) fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
-    let moves_at = args.iter().position(|w| *w == "moves").unwrap_or(args.len());
-    let moves = args.get(moves_at + 1..).unwrap_or(&[]).iter().map(|m| m.to_string()).collect();
-    let start = match args.first() {
-        Some(&"startpos") => Start::Startpos,
-        Some(&"fen") => {
-            let fen = args[1..moves_at].join(" ");
-            if fen.is_empty() {
-                return Err(ParseError::Missing("fen".into()));
-            }
-            Start::Fen(fen)
-        }
-        Some(other) => {
-            return Err(ParseError::Malformed(format!(
-                "position expects 'startpos' or 'fen', not '{other}'"
-            )));
-        }
-        None => return Err(ParseError::Missing("position".into())),
-    };
-    Ok(Command::Position { start, moves })
 }
 
 /// Reads the number after `keyword`, advancing the cursor.
@@ -276,6 +236,7 @@ pub fn format(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Start;
 
     #[test]
     fn unknown_leading_token_is_skipped() {

@@ -275,27 +275,28 @@ pub struct Answer {
 
 /// Writes a line of moves in the game's notation, playing them on a copy of `board`.
 pub fn line_text<G: Game>(board: &G, moves: &[Move]) -> Vec<String> {
-    let mut b = board.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for &m in moves {
-        if !b.is_legal(m) {
-            break;
-        }
-        out.push(b.move_text(m));
-        b.make(m);
-    }
-    out
+    write_line(board, moves, G::move_text)
 }
 
 /// Names a line of moves in the game's tradition (xiangqi: Chinese notation).
 pub fn line_names<G: Inspect>(board: &G, moves: &[Move]) -> Vec<String> {
+    write_line(board, moves, G::move_name)
+}
+
+/// Writes each move of a line with `write`, in the position it is played from; stops at the
+/// first move that is not legal there.
+fn write_line<G: Game>(
+    board: &G,
+    moves: &[Move],
+    write: impl Fn(&G, Move) -> String,
+) -> Vec<String> {
     let mut b = board.clone();
     let mut out = Vec::with_capacity(moves.len());
     for &m in moves {
         if !b.is_legal(m) {
             break;
         }
-        out.push(b.move_name(m));
+        out.push(write(&b, m));
         b.make(m);
     }
     out

@@ -7,7 +7,7 @@ use super::bitboard::*;
 use super::eval::VALUE;
 use super::movegen::decode;
 use super::position::{EMPTY, colour_of, kind, kind_of};
-use crate::game::{Game, Inspect, Move, Style, Term};
+use crate::game::{Game, Inspect, Move, Style, Term, mirror_fen};
 
 /// FEN letters by kind (general, advisor, elephant, horse, chariot, cannon, soldier).
 const LETTERS: [char; 7] = ['k', 'a', 'b', 'n', 'r', 'c', 'p'];
@@ -145,21 +145,7 @@ impl Inspect for Xiangqi {
     }
 
     fn flipped(&self) -> Self {
-        let fen = self.fen();
-        let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
-        let swap = |s: &str| {
-            s.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect::<String>()
-        };
-        fields[0] = fields[0].split('/').rev().map(swap).collect::<Vec<_>>().join("/");
-        fields[1] = if fields[1] == "w" { "b".into() } else { "w".into() };
+        let fields = mirror_fen(&self.fen());
         let mut flipped = Xiangqi::from_fen(&fields.join(" ")).unwrap_or_else(|_| self.clone());
         flipped.set_move_limit(self.move_limit);
         flipped

@@ -156,3 +156,23 @@ pub fn bestmove(lines: &[String]) -> Option<String> {
         .and_then(|rest| rest.split_whitespace().next())
         .map(str::to_string)
 }
+
+/// Runs `tests/clients/<script>` with python3 against the binary, a real client written
+/// elsewhere; it must exit 0. Skipped (with a note) when python3 cannot import `module`:
+/// `scripts/setup-test-deps.sh` installs the clients, and CI runs it.
+pub fn python_client(module: &str, script: &str) {
+    let probe = Command::new("python3").args(["-c", &format!("import {module}")]).output();
+    if !probe.map(|o| o.status.success()).unwrap_or(false) {
+        eprintln!("skipped: python3 cannot import {module} (scripts/setup-test-deps.sh)");
+        return;
+    }
+    let path = format!("{}/tests/clients/{script}", env!("CARGO_MANIFEST_DIR"));
+    let out =
+        Command::new("python3").args([path.as_str(), binary()]).output().expect("run python3");
+    assert!(
+        out.status.success(),
+        "{script} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
