@@ -50,8 +50,11 @@ impl Budget {
         if ponder {
             base += base / PONDER_BONUS;
         }
-        // ...but never more than a safe share of the clock.
-        let cap = ((usable as f64) * MAX_SHARE) as u64;
+        // ...but never more than a safe share of the clock. The clock is refilled after
+        // `movestogo` moves, so the last moves before it may take their whole share: the
+        // last one (UCCI's `go time t movestogo 1`, a fixed time per move) all of it.
+        let share = movestogo.map_or(MAX_SHARE, |m| MAX_SHARE.max(1.0 / m.max(1) as f64));
+        let cap = ((usable as f64) * share) as u64;
         let hard = (base * 3).min(cap).max(MIN_THINK_MS.min(usable.max(1)));
         let soft = ((base as f64) * SOFT_SHARE * 1.6) as u64;
         Budget { soft: Some(soft.min(hard).max(1)), hard: Some(hard.max(1)) }
@@ -90,5 +93,20 @@ mod tests {
         };
         assert_eq!(Budget::plan(&only_black, 0, 30, false).hard, Some(1));
         assert_eq!(Budget::plan(&Limits::default(), 0, 30, false), Budget::default());
+    }
+
+    #[test]
+    fn the_last_move_before_the_time_control_may_use_the_whole_clock() {
+        let clock = |movestogo| Limits {
+            clock: Some(Clock::Own { time: 100, inc: 0, movestogo: Some(movestogo) }),
+            ..Default::default()
+        };
+        let last = Budget::plan(&clock(1), 0, 30, false);
+        assert_eq!(last.hard, Some(70), "all of the clock but the overhead");
+        assert!(last.soft.unwrap() >= 60 && last.soft <= last.hard);
+        let two = Budget::plan(&clock(2), 0, 30, false);
+        assert_eq!(two.hard, Some(35), "half of it with two moves to go");
+        let many = Budget::plan(&clock(20), 0, 30, false);
+        assert!(many.hard.unwrap() <= 28, "a safe share with many moves to go");
     }
 }
