@@ -8,5 +8,8 @@ set -euo pipefail
 if python3 -c 'import chess, cchess, pyffish' 2>/dev/null; then
   exit 0
 fi
-python3 -m pip install --quiet --disable-pip-version-check \
-  'chess==1.11.2' 'cchess==1.25.5' 'pyffish==0.0.90'
+pins=('chess==1.11.2' 'cchess==1.25.5' 'pyffish==0.0.90')
+# A system Python marked "externally managed" (PEP 668) refuses plain installs; fall back to
+# the user site, which the tests' python3 also sees.
+python3 -m pip install --quiet --disable-pip-version-check "${pins[@]}" ||
+  python3 -m pip install --quiet --disable-pip-version-check --user --break-system-packages "${pins[@]}"

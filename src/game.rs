@@ -315,8 +315,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A verdict of the game's rules on the current position other than "no legal move":
     /// repetition, the move limit, insufficient material. `ply` is the distance from the search
     /// root, so that a repetition inside the search counts at its first recurrence while one
-    /// before the root needs a third occurrence. `None` when play goes on.
-    fn rule_score(&self, ply: usize) -> Option<Score>;
+    /// before the root needs a third occurrence. `None` when play goes on. A verdict other than
+    /// a draw depends on the path (who checked or chased in the cycle), so the search keeps it
+    /// out of the transposition table. Judging may make and unmake moves; the board is left as
+    /// it was found.
+    fn rule_score(&mut self, ply: usize) -> Option<Score>;
     /// The score when the side to move has no legal move, `ply` plies from the root
     /// (chess: mated or stalemate; xiangqi: always lost).
     fn no_move_score(&self, ply: usize) -> Score;

@@ -50,6 +50,8 @@ fn boot_announces_the_spec_options() {
         "option usemillisec type check default false",
         "option batch type check default false",
         "option dualtime type label",
+        "option drawmoves type spin min 0 max 1000 default 120",
+        "option repetition type combo var asianrule var checkban var alwaysdraw default asianrule",
         "ucciok",
         "bye",
     ] {
@@ -361,4 +363,75 @@ fn info_lines_once_a_second() {
 #[test]
 fn cchess_client_plays() {
     common::python_client("cchess", "cchess_client.py");
+}
+
+/// Runs one UCCI search with the given repetition rules and returns the last `info depth`
+/// score and the best move.
+fn search_with_rules(rules: &str, position: &str, depth: u32) -> (i32, String) {
+    let script =
+        format!("ucci\nsetoption repetition {rules}\nposition {position}\ngo depth {depth}\n");
+    let (lines, status) = run_script(&[], &script);
+    assert!(status.success(), "{lines:#?}");
+    let best = bestmove(&lines).unwrap_or_else(|| panic!("no bestmove: {lines:#?}"));
+    let score = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| l.split_whitespace().skip_while(|w| *w != "score").nth(1))
+        .filter_map(|s| s.parse().ok())
+        .next_back()
+        .unwrap_or_else(|| panic!("no score: {lines:#?}"));
+    (score, best)
+}
+
+#[test]
+fn search_avoids_a_forbidden_perpetual_check() {
+    // Red, a chariot against chariot, horse and two soldiers, has checked on the d- and
+    // e-files in turn and the position has come round once. Checking again (d5e5) would be a
+    // perpetual check: a draw where repetitions always draw, a loss under the asian rule.
+    let position = "fen 3k4n/9/9/9/R8/9/9/9/8r/pp3K3 w - - 0 1 \
+                    moves a5d5 d9e9 d5e5 e9d9 e5d5 d9e9";
+    let (score, best) = search_with_rules("alwaysdraw", position, 6);
+    assert_eq!(best, "d5e5", "the repetition is red's best chance (score {score})");
+    let (score, best) = search_with_rules("asianrule", position, 6);
+    assert_ne!(best, "d5e5", "under the asian rule the check repeats and loses (score {score})");
+    assert!(score > -9000, "red is worse but not lost: {score}");
+    let (_, best) = search_with_rules("checkban", position, 6);
+    assert_ne!(best, "d5e5", "checkban forbids perpetual check too");
+}
+
+#[test]
+fn search_steers_the_opponent_into_a_forbidden_chase() {
+    // Red's chariot has chased black's lone cannon up and down the a-file; red is a horse and
+    // a cannon up. Black's a6a5 brings back a position of the chase with red to move, so that
+    // red, who chased with every move of the cycle, loses under the asian rule.
+    let position = "fen 5k3/9/9/9/cR7/9/9/9/7C1/3K4H b - - 0 1 \
+                    moves a5a6 b5b6 a6a5 b6b5 a5a6 b5b6";
+    let (score, best) = search_with_rules("asianrule", position, 5);
+    assert_eq!(best, "a6a5", "score {score}");
+    assert!(score >= 9000, "reaching the repetition wins: {score}");
+    // Under checkban a chase is only a repetition, and black stays a horse and a cannon down.
+    let (score, _) = search_with_rules("checkban", position, 5);
+    assert!(score < 9000, "no win without the chase rule: {score}");
+}
+
+#[test]
+fn a_search_stopped_after_a_root_fail_high_keeps_its_score() {
+    // Found in a match against Fairy-Stockfish: black was better (+160) but a stop that cut
+    // short the re-search after a root fail high left the new best move scored -INFINITE, and
+    // the engine resigned. Stopping by node count at many points of the same searches (the
+    // table carrying over, as in a game) reproduced it twice in these 40 searches.
+    let position = "position fen 2b2k3/9/4ca3/9/9/6B2/N8/4B4/4nK3/9 w - - 0 75 moves a3c4 e1c2 \
+                    c4d6 e7e6 d6b7 e6e8 f1f0 c2e3 f0e0 c9e7 e0f0 e3g2 f0e0 e7g9 e0d0 g2e1 d0d1 \
+                    f9e9 b7d6 e9d9 g4i2 e8e7 i2g4 f7e8 g4i2 e1g2 i2g0";
+    let mut script = String::from("ucci\n");
+    for nodes in (2000..6000).step_by(97) {
+        script.push_str(&format!("{position}\ngo nodes {nodes}\n"));
+    }
+    let (lines, status) = run_script(&[], &script);
+    assert!(status.success(), "{lines:#?}");
+    let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 42, "one answer per go");
+    for answer in answers {
+        assert!(!answer.ends_with("resign"), "resigned a better position: {answer}");
+    }
 }

@@ -178,6 +178,8 @@ fn uci_lists_every_option_with_its_type_default_and_range() {
         "option name UCI_Opponent type string default <empty>",
         about,
         "option name Debug Log File type string default <empty>",
+        "option name Draw Moves type spin default 120 min 0 max 1000",
+        "option name Repetition Rule type combo default asianrule var asianrule var checkban var alwaysdraw",
         "option name Chinese Notation type check default false",
         "option name Board Symbols type check default false",
         "option name UCI_Variant type combo default chess var chess var xiangqi",
@@ -1264,4 +1266,52 @@ fn end_of_input_during_each_kind_of_search() {
 #[test]
 fn python_chess_client_plays() {
     common::python_client("chess.engine", "python_chess_client.py");
+}
+
+#[test]
+fn xiangqi_rule_options_over_uci() {
+    // Pikafish-style UCI xiangqi with the repetition rules and the move limit set by option:
+    // under 'alwaysdraw' red repeats its check, under 'checkban' it must not.
+    let position = "position fen 3k4n/9/9/9/R8/9/9/9/8r/pp3K3 w - - 0 1 \
+                    moves a5d5 d9e9 d5e5 e9d9 e5d5 d9e9";
+    let run = |rule: &str| {
+        let script = format!(
+            "uci\nsetoption name UCI_Variant value xiangqi\n\
+             setoption name Repetition Rule value {rule}\n{position}\ngo depth 6\n"
+        );
+        let (lines, status) = run_script(&[], &script);
+        assert!(status.success());
+        bestmove(&lines).unwrap_or_else(|| panic!("{lines:#?}"))
+    };
+    assert_eq!(run("alwaysdraw"), "d5e5");
+    assert_ne!(run("checkban"), "d5e5");
+    let (lines, _) = run_script(
+        &[],
+        "uci\nsetoption name Repetition Rule value chineserule\nsetoption name Draw Moves value -1\n",
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string") && l.contains("chineserule")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("info string") && l.contains("'-1'")), "{lines:?}");
+}
+
+#[test]
+fn a_ponderhit_right_after_a_bestmove_reaches_the_next_search() {
+    // As python-chess plays with pondering: the moment a `bestmove` arrives it sends the
+    // position with the expected reply, `go ponder`, and (the reply came at once) `ponderhit`.
+    // The engine could still be wrapping up the answered search and spend the `ponderhit` on
+    // it; the ponder search then waited for a ponderhit that had come and gone, forever.
+    let mut s = uci();
+    s.send("position startpos");
+    s.send("go depth 1");
+    for round in 0..200 {
+        s.expect("bestmove");
+        s.send(&format!(
+            "position startpos moves e2e4 e7e5\ngo ponder wtime 10000 btime 10000 depth {}\n\
+             ponderhit",
+            1 + round % 2
+        ));
+    }
+    s.expect_within(Duration::from_secs(10), |l| l.starts_with("bestmove"));
 }

@@ -261,7 +261,7 @@ impl Game for Chess {
         eval::evaluate(&self.board)
     }
 
-    fn rule_score(&self, ply: usize) -> Option<Score> {
+    fn rule_score(&mut self, ply: usize) -> Option<Score> {
         let b = &self.board;
         if b.halfmove >= 100 {
             // Mate on the hundredth ply still wins; the search scores it once it finds no move.

@@ -310,7 +310,7 @@ fn fifty_moves_and_material() {
     assert_eq!(game("4k3/8/8/8/8/8/4P3/4K3 w - - 99 80").rule_score(0), None);
     assert_eq!(game("4k3/8/8/8/8/8/4P3/4K3 w - - 100 80").rule_score(0), Some(DRAW));
     // Mate takes precedence over the 50-move rule.
-    let mated = game("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80");
+    let mut mated = game("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80");
     assert_eq!(mated.rule_score(0), None);
     assert_eq!(mated.no_move_score(3), -(MATE - 3));
     // Stalemate.

@@ -137,7 +137,8 @@ impl Board {
             })?)),
             Variant::Xiangqi => {
                 Board::Xiangqi(Box::new(build(start, moves, |b: &mut Xiangqi| {
-                    b.set_move_limit(settings.drawmoves)
+                    b.set_move_limit(settings.drawmoves);
+                    b.set_rules(settings.rules);
                 })?))
             }
         })
@@ -334,6 +335,15 @@ impl Engine {
 
     /// Handles a command as it arrives. Returns false when the session is over.
     fn on_command(&mut self, c: Command) -> bool {
+        // A search that has written its `bestmove` is over even before its completion notice
+        // is handled: a `ponderhit` or `stop` sent after that answer belongs to the search
+        // queued behind it, and must not be spent on this one.
+        if self.running.as_ref().is_some_and(|run| run.signals.answered()) {
+            self.finish_search();
+            if !self.drain() {
+                return false;
+            }
+        }
         if let Some(run) = &self.running {
             match c {
                 Command::IsReady => self.send(Report::Ready),
@@ -507,6 +517,12 @@ impl Engine {
                     b.set_move_limit(plies);
                 }
             }
+            Change::Rules(rules) => {
+                self.settings.rules = rules;
+                if let Some(Board::Xiangqi(b)) = self.board.as_mut() {
+                    b.set_rules(rules);
+                }
+            }
             Change::Idle(share) => self.settings.idle = share,
             Change::Resign(on) => self.settings.resign = on,
             Change::MoveNames(on) => self.settings.view.move_names = on,
@@ -666,6 +682,7 @@ impl Engine {
                     reporter.send(&Report::Static { score });
                 }
                 sig.wait_until_answerable();
+                sig.mark_answered();
                 reporter.send(&Report::BestMove {
                     best: None,
                     ponder: None,
@@ -677,6 +694,7 @@ impl Engine {
                 let mut w = Worker::new(board.clone(), root, &tt, &sig, 0);
                 let score = to_eval::<G>(w.static_score());
                 reporter.send(&Report::Static { score });
+                sig.mark_answered();
                 reporter.send(&Report::BestMove {
                     best: None,
                     ponder: None,
@@ -699,8 +717,10 @@ impl Engine {
                     after.make(b);
                     answer.ponder.filter(|&p| after.is_legal(p)).map(|p| after.move_text(p))
                 });
+                sig.mark_answered();
                 reporter.send(&Report::BestMove { best: text(answer.best), ponder, draw, resign });
             }
+            sig.mark_answered();
             let _ = done.send(());
         };
         match std::thread::Builder::new().name("search".into()).spawn(job) {

@@ -6,6 +6,7 @@
 use crate::game::{Style, Variant};
 use crate::search::pool::View;
 use crate::search::time::DEFAULT_OVERHEAD_MS;
+use crate::xiangqi::rules::RuleSet;
 
 /// Hash table size limits, in MB.
 pub const HASH_DEFAULT: usize = 16;
@@ -49,8 +50,10 @@ pub struct Settings {
     pub chess960: bool,
     /// What the GUI said about the opponent (`UCI_Opponent`).
     pub opponent: Opponent,
-    /// Xiangqi's natural move limit, in plies without a capture.
+    /// Xiangqi's natural move limit, in plies without a capture (0: none).
     pub drawmoves: u32,
+    /// Which xiangqi repetitions lose.
+    pub rules: RuleSet,
     /// Percent of the thinking time left idle (UCCI `idle`).
     pub idle: u32,
     /// Resign hopeless games (UCCI `bestmove ... resign`).
@@ -106,6 +109,7 @@ impl Default for Settings {
             chess960: false,
             opponent: Opponent::default(),
             drawmoves: DRAWMOVES_DEFAULT,
+            rules: RuleSet::default(),
             idle: 0,
             resign: true,
             style: Style::Letters,
@@ -150,6 +154,8 @@ pub enum Change {
     Debug(bool),
     /// The natural move limit in plies.
     DrawMoves(u32),
+    /// The xiangqi repetition rules.
+    Rules(RuleSet),
     /// Percent of thinking time to leave idle.
     Idle(u32),
     /// Allow resigning.
@@ -181,6 +187,14 @@ pub fn uci_lines(variant: Variant) -> Vec<String> {
         "option name UCI_Opponent type string default <empty>".to_string(),
         format!("option name UCI_EngineAbout type string default {ABOUT}"),
         "option name Debug Log File type string default <empty>".to_string(),
+        format!(
+            "option name Draw Moves type spin default {DRAWMOVES_DEFAULT} min 0 max {DRAWMOVES_MAX}"
+        ),
+        format!(
+            "option name Repetition Rule type combo default {} {}",
+            RuleSet::default().name(),
+            rule_vars()
+        ),
         "option name Chinese Notation type check default false".to_string(),
         "option name Board Symbols type check default false".to_string(),
         format!(
@@ -188,6 +202,12 @@ pub fn uci_lines(variant: Variant) -> Vec<String> {
             variant.name()
         ),
     ]
+}
+
+/// `var <name> ...` for the repetition rules' combo.
+fn rule_vars() -> String {
+    let vars: Vec<String> = RuleSet::ALL.iter().map(|r| format!("var {}", r.name())).collect();
+    vars.join(" ")
 }
 
 /// The UCCI `option` lines (no `name` keyword, as the spec writes them).
@@ -200,6 +220,11 @@ pub fn ucci_lines() -> Vec<String> {
         "option debug type check default false".to_string(),
         "option ponder type check default false".to_string(),
         format!("option drawmoves type spin min 0 max {DRAWMOVES_MAX} default {DRAWMOVES_DEFAULT}"),
+        format!(
+            "option repetition type combo {} default {}",
+            rule_vars(),
+            RuleSet::default().name()
+        ),
         "option idle type combo var none var small var medium var large default none".to_string(),
         "option resign type check default true".to_string(),
         "option newgame type button".to_string(),
@@ -309,7 +334,15 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
             Ok(Change::Style(if check(name, value)? { Style::Symbols } else { Style::Letters }))
         }
         "newgame" => Ok(Change::NewGame),
-        "drawmoves" => Ok(Change::DrawMoves(spin(name, value, 0, DRAWMOVES_MAX)?)),
+        "drawmoves" | "draw moves" => Ok(Change::DrawMoves(spin(name, value, 0, DRAWMOVES_MAX)?)),
+        "repetition" | "repetition rule" => match value.and_then(RuleSet::parse) {
+            Some(rules) => Ok(Change::Rules(rules)),
+            None => Err(OptionError::Value {
+                name: name.to_string(),
+                value: value.unwrap_or("").to_string(),
+                expected: "asianrule, checkban or alwaysdraw".to_string(),
+            }),
+        },
         "resign" => Ok(Change::Resign(check(name, value)?)),
         "idle" => {
             let v = value.map(|v| v.trim().to_ascii_lowercase()).unwrap_or_default();
@@ -348,6 +381,10 @@ mod tests {
         );
         assert_eq!(parse("Debug Log File", Some("<empty>")), Ok(Change::LogFile(String::new())));
         assert_eq!(parse("MultiPV", Some("3")), Ok(Change::MultiPv(3)));
+        assert_eq!(parse("repetition", Some("CheckBan")), Ok(Change::Rules(RuleSet::CheckBan)));
+        assert_eq!(parse("Draw Moves", Some("0")), Ok(Change::DrawMoves(0)));
+        // Chinese rules are not implemented, so not accepted.
+        assert!(matches!(parse("repetition", Some("chineserule")), Err(OptionError::Value { .. })));
     }
 
     #[test]

@@ -64,7 +64,8 @@ pub struct Line {
 pub struct RootMove {
     /// The move.
     pub mv: Move,
-    /// Its score in the iteration in progress; `-INFINITE` until searched (or after failing low).
+    /// Its score in the iteration in progress: `-INFINITE` once it fails low; a move not yet
+    /// searched again keeps its last score (a fail-high bound survives a stop).
     pub score: Score,
     /// Its score in the last completed iteration.
     pub prev_score: Score,
@@ -117,6 +118,9 @@ pub struct Worker<'a, G: Game> {
     reply: Move,
     /// When this thread last rested (UCCI `idle`).
     busy_since: std::time::Instant,
+    /// Set when a score below the current node came from a rule verdict that depends on the
+    /// path (who checked or chased in a repetition cycle).
+    path_dependent: bool,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -148,6 +152,7 @@ impl<'a, G: Game> Worker<'a, G> {
             ply_now: 0,
             reply: Move::NONE,
             busy_since: std::time::Instant::now(),
+            path_dependent: false,
         }
     }
 
@@ -208,9 +213,8 @@ impl<'a, G: Game> Worker<'a, G> {
     pub fn root(&mut self, depth: i32, mut alpha: Score, beta: Score, pv_idx: usize) -> Score {
         self.depth_in_progress = depth;
         let mut best = -INFINITE;
-        for rm in &mut self.root_moves[pv_idx..] {
-            rm.score = -INFINITE;
-        }
+        // A move keeps its last score until it is searched again: when a stop cuts a re-search
+        // short, the move that just failed high stays first with its bound, not with -INFINITE.
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             if self.id == 0 {
@@ -243,6 +247,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 rm.pv.clear();
                 rm.pv.push(m);
                 rm.pv.extend_from_slice(child_pv);
+            } else {
+                rm.score = -INFINITE;
             }
             best = best.max(score);
             if score > alpha {
@@ -273,8 +279,25 @@ impl<'a, G: Game> Worker<'a, G> {
         self.pv_len[ply] = n + 1;
     }
 
-    /// The main alpha-beta search (negamax, principal variation search).
+    /// The main alpha-beta search (negamax, principal variation search). Wraps
+    /// [`Worker::node`] to keep track of whether its score rests on a path-dependent verdict.
     fn negamax(
+        &mut self,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        null_ok: bool,
+    ) -> Score {
+        let outer = std::mem::take(&mut self.path_dependent);
+        let score = self.node(alpha, beta, depth, ply, pv_node, null_ok);
+        self.path_dependent |= outer;
+        score
+    }
+
+    /// One node of [`Worker::negamax`].
+    fn node(
         &mut self,
         mut alpha: Score,
         beta: Score,
@@ -288,7 +311,12 @@ impl<'a, G: Game> Worker<'a, G> {
 
         // Step 1. Rules: repetition, the move limit, dead material.
         if let Some(score) = self.board.rule_score(ply) {
-            return if score == DRAW { self.draw_score(ply) } else { score };
+            if score == DRAW {
+                return self.draw_score(ply);
+            }
+            // A rule win or loss (perpetual check or chase) belongs to this path only.
+            self.path_dependent = true;
+            return score;
         }
         if ply >= MAX_PLY - 1 {
             return self.board.evaluate();
@@ -448,8 +476,12 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
+        // A score that rests on a repetition verdict in the subtree would be wrong when the
+        // position is reached by another path: it is not stored.
         let stored_eval = if in_check { 0 } else { eval };
-        self.tt.store(key, ply, best_move, best, stored_eval, depth, bound);
+        if !self.path_dependent {
+            self.tt.store(key, ply, best_move, best, stored_eval, depth, bound);
+        }
         best
     }
 

@@ -12,7 +12,8 @@ use crate::game::{Game, INFINITE, Inspect, MATE, MATE_BOUND, MAX_PLY, Move, Move
 use crate::protocol::output::Output;
 use crate::protocol::{Bound, Limits, Protocol, Report};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::time::{Duration, Instant};
 
 /// How often the main thread reports nodes and time while searching.
@@ -48,6 +49,7 @@ pub struct Signals {
     /// Percent of the time to leave the processor idle (UCCI `idle`).
     pub idle: u32,
     draw_offer: AtomicBool,
+    answered: AtomicBool,
 }
 
 impl Signals {
@@ -75,6 +77,7 @@ impl Signals {
             contempt: 0,
             idle: 0,
             draw_offer: AtomicBool::new(limits.draw_offer),
+            answered: AtomicBool::new(false),
         }
     }
 
@@ -107,6 +110,17 @@ impl Signals {
         }
         self.clock_start_ms.store(self.elapsed_ms(), Relaxed);
         self.pondering.store(false, Relaxed);
+    }
+
+    /// Marks the search as answered: called just before its `bestmove` is written, so that a
+    /// command the GUI sends in reply is never taken for this search.
+    pub fn mark_answered(&self) {
+        self.answered.store(true, Release);
+    }
+
+    /// True once the search has given (or is giving) its answer.
+    pub fn answered(&self) -> bool {
+        self.answered.load(Acquire)
     }
 
     /// True when the opponent offered a draw (`go draw`, `ponderhit draw`).

@@ -148,6 +148,7 @@ impl Inspect for Xiangqi {
         let fields = mirror_fen(&self.fen());
         let mut flipped = Xiangqi::from_fen(&fields.join(" ")).unwrap_or_else(|_| self.clone());
         flipped.set_move_limit(self.move_limit);
+        flipped.set_rules(self.rules);
         flipped
     }
 

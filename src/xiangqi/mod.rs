@@ -5,7 +5,7 @@
 //! - [`movegen`]: legal move generation and perft.
 //! - [`fen`]: UCCI FEN reading (validated) and writing.
 //! - [`eval`]: material and piece-square tables.
-//! - [`rules`]: the move limit, repetitions with perpetual check, insufficient material.
+//! - [`rules`]: the move limit, repetitions (perpetual check and chase), insufficient material.
 //!
 //! Moves are written in ICCS coordinates: files `a`-`i` from red's left, ranks `0`-`9` from
 //! red's back rank, e.g. `h2e2`. A [`Move`] holds `from | to << 7` with `sq = rank * 9 + file`.
@@ -39,6 +39,7 @@ const ATTACKER_ORDER: [i32; position::kind::COUNT] = [6, 2, 2, 3, 5, 4, 1];
 pub struct Xiangqi {
     pos: Position,
     move_limit: u32,
+    rules: rules::RuleSet,
 }
 
 impl Xiangqi {
@@ -47,9 +48,15 @@ impl Xiangqi {
         self.pos.perft_portable(depth)
     }
 
-    /// Sets the natural move limit: plies without a capture before the game is drawn.
+    /// Sets the natural move limit: plies without a capture before the game is drawn (0: no
+    /// limit).
     pub fn set_move_limit(&mut self, plies: u32) {
         self.move_limit = plies;
+    }
+
+    /// Chooses which repetitions lose.
+    pub fn set_rules(&mut self, rules: rules::RuleSet) {
+        self.rules = rules;
     }
 
     /// The board, for tests and tools.
@@ -58,7 +65,7 @@ impl Xiangqi {
     }
 
     fn from_position(pos: Position) -> Xiangqi {
-        Xiangqi { pos, move_limit: rules::DEFAULT_MOVE_LIMIT }
+        Xiangqi { pos, move_limit: rules::DEFAULT_MOVE_LIMIT, rules: rules::RuleSet::default() }
     }
 }
 
@@ -165,8 +172,8 @@ impl Game for Xiangqi {
         if self.pos.side == RED { self.pos.psq } else { -self.pos.psq }
     }
 
-    fn rule_score(&self, ply: usize) -> Option<Score> {
-        self.pos.rule_score(ply, self.move_limit)
+    fn rule_score(&mut self, ply: usize) -> Option<Score> {
+        self.pos.rule_score(ply, self.move_limit, self.rules)
     }
 
     fn no_move_score(&self, ply: usize) -> Score {

@@ -105,6 +105,8 @@ pub struct State {
     pub halfmove: u16,
     /// Plies since the last null move, before the move (repetitions never span a null move).
     pub from_null: u16,
+    /// Checks given by each colour since the last capture, before the move.
+    pub checks: [u16; 2],
 }
 
 /// A xiangqi position with its history.
@@ -133,6 +135,8 @@ pub struct Position {
     pub halfmove: u16,
     /// Plies since the last null move.
     pub from_null: u16,
+    /// Checks given by each colour since the last capture (the move limit discounts them).
+    pub checks: [u16; 2],
     /// The fullmove number, for FEN output.
     pub fullmove: u32,
     /// One state per move made, oldest first.
@@ -157,6 +161,7 @@ impl Position {
             checked: false,
             halfmove: 0,
             from_null: 0,
+            checks: [0; 2],
             fullmove: 1,
             history: Vec::with_capacity(HISTORY_RESERVE),
         }
@@ -271,6 +276,7 @@ impl Position {
             in_check: self.checked,
             halfmove: self.halfmove,
             from_null: self.from_null,
+            checks: self.checks,
         });
         let (fb, tb) = (bit(from), bit(to));
         let us = self.side;
@@ -281,6 +287,7 @@ impl Position {
             self.key ^= z.piece[cap as usize][to];
             self.psq -= psq(cap, to);
             self.halfmove = 0;
+            self.checks = [0; 2];
         } else {
             self.occ |= tb;
             self.files[file_of(to)] |= 1 << rank_of(to);
@@ -300,6 +307,7 @@ impl Position {
         }
         self.side = us ^ 1;
         self.checked = self.compute_checked();
+        self.checks[us] = self.checks[us].saturating_add(u16::from(self.checked));
     }
 
     /// Takes back the last [`Position::make`].
@@ -342,6 +350,7 @@ impl Position {
         self.checked = st.in_check;
         self.halfmove = st.halfmove;
         self.from_null = st.from_null;
+        self.checks = st.checks;
     }
 
     /// Passes the turn.
@@ -354,6 +363,7 @@ impl Position {
             in_check: self.checked,
             halfmove: self.halfmove,
             from_null: self.from_null,
+            checks: self.checks,
         });
         if self.side == BLACK {
             self.fullmove += 1;

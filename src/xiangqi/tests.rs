@@ -438,3 +438,67 @@ fn no_legal_move_when_mated() {
     assert!(g.in_check());
     assert!(moves(&g).is_empty(), "{:?}", moves(&g));
 }
+
+/// Plays ICCS moves, panicking on a bad one (test positions are hand-made).
+fn play(g: &mut Xiangqi, moves: &str) {
+    for text in moves.split_whitespace() {
+        let m = g.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        g.make(m);
+    }
+}
+
+/// The verdict for the side to move after `moves`, all inside the search.
+fn verdict(fen: &str, moves: &str, rules: rules::RuleSet) -> Option<Score> {
+    let mut g = game(fen);
+    g.set_rules(rules);
+    play(&mut g, moves);
+    let ply = moves.split_whitespace().count();
+    let before = g.fen();
+    let v = g.rule_score(ply);
+    assert_eq!(g.fen(), before, "judging leaves the board as it was");
+    v
+}
+
+#[test]
+fn perpetual_chase_of_an_unprotected_piece_loses() {
+    // Red's chariot follows black's lone cannon up and down the a-file.
+    let fen = "5k3/9/9/9/cR7/9/9/9/9/3K5 b";
+    let chase = "a5a6 b5b6 a6a5 b6b5";
+    assert_eq!(verdict(fen, chase, rules::RuleSet::Asian), Some(MATE - 4));
+    assert_eq!(verdict(fen, chase, rules::RuleSet::CheckBan), Some(DRAW));
+    assert_eq!(verdict(fen, chase, rules::RuleSet::AlwaysDraw), Some(DRAW));
+    // Protected by the chariot on a9, the cannon is not chased: a chariot does not chase a
+    // defended piece worth less.
+    let fen = "r4k3/9/9/9/cR7/9/9/9/9/3K5 b";
+    assert_eq!(verdict(fen, chase, rules::RuleSet::Asian), Some(DRAW));
+}
+
+#[test]
+fn chase_of_a_higher_piece_counts_whatever_its_protection() {
+    // Red's horse chases black's chariot between e5 and f5, where the chariot on a5 protects
+    // it: a horse attacking a chariot chases regardless.
+    let fen = "4k4/9/9/9/r3r4/2H6/9/9/9/3K5 b";
+    assert_eq!(verdict(fen, "e5f5 c4d6 f5e5 d6c4", rules::RuleSet::Asian), Some(MATE - 4));
+}
+
+#[test]
+fn same_kinds_attacking_each_other_do_not_chase() {
+    // The two chariots face each other on the rank after every red move.
+    let fen = "5k3/9/9/9/r8/1R7/9/9/9/3K5 b";
+    assert_eq!(verdict(fen, "a5a4 b4b5 a4a5 b5b4", rules::RuleSet::Asian), Some(DRAW));
+}
+
+#[test]
+fn move_limit_discounts_checks_beyond_ten() {
+    let mut g = game("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 100 80");
+    // Twelve red checks in a row without a capture: the last two do not count.
+    g.pos.checks = [12, 0];
+    g.pos.halfmove = 121;
+    assert_eq!(g.pos.limit_plies(), 119);
+    assert_eq!(g.rule_score(0), None);
+    g.pos.halfmove = 122;
+    assert_eq!(g.rule_score(0), Some(DRAW));
+    // A limit of 0 means none.
+    g.set_move_limit(0);
+    assert_eq!(g.rule_score(0), None);
+}
