@@ -310,7 +310,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// move is unlikely to hide zugzwang.
     fn has_null_material(&self) -> bool;
 
-    /// Static evaluation from the side to move's view, in internal units.
+    /// The evaluation state the search keeps beside the board (see [`Evaluator`]).
+    type Eval: Evaluator<Self>;
+
+    /// Static evaluation from the side to move's view, in internal units, computed from the
+    /// board alone. Tools and tests use it; the search asks its [`Game::Eval`] state, which
+    /// must give the same number.
     fn evaluate(&self) -> Score;
     /// A verdict of the game's rules on the current position other than "no legal move":
     /// repetition, the move limit, insufficient material. `ply` is the distance from the search
@@ -331,6 +336,54 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Counts the leaf nodes of the legal move tree `depth` plies deep.
     fn perft(&mut self, depth: u32) -> u64;
+}
+
+/// An evaluation state that the search updates move by move beside the board: an accumulator
+/// stack for a neural network, or material and piece-square sums.
+///
+/// Only the search drives it: before it plays `m` it calls [`Evaluator::push`] with the board
+/// still showing the position before `m`, and after taking `m` back it calls
+/// [`Evaluator::pop`]. Perft, move parsing and the rules judge play moves on the board alone,
+/// so they never pay for the evaluation.
+pub trait Evaluator<G: ?Sized>: Send + 'static {
+    /// A state describing `board`.
+    fn new(board: &G) -> Self
+    where
+        Self: Sized;
+    /// Describes `board` afresh (a new search root), forgetting every push.
+    fn reset(&mut self, board: &G);
+    /// Records that `m` is about to be played on `board` (called before [`Game::make`]).
+    fn push(&mut self, board: &G, m: Move);
+    /// Records a null move about to be played on `board` (before [`Game::make_null`]).
+    fn push_null(&mut self, board: &G);
+    /// Forgets the last push (after [`Game::unmake`] or [`Game::unmake_null`]).
+    fn pop(&mut self);
+    /// The evaluation of `board`, the position the pushes since the last reset led to, from
+    /// the side to move's view; equal to [`Game::evaluate`].
+    fn evaluate(&mut self, board: &G) -> Score;
+}
+
+/// The evaluator without a state of its own: it asks the board every time. A game whose board
+/// keeps its evaluation sums up to date itself can use it.
+#[derive(Clone, Debug, Default)]
+pub struct Stateless;
+
+impl<G: Game> Evaluator<G> for Stateless {
+    fn new(_: &G) -> Self {
+        Stateless
+    }
+    #[inline]
+    fn reset(&mut self, _: &G) {}
+    #[inline]
+    fn push(&mut self, _: &G, _: Move) {}
+    #[inline]
+    fn push_null(&mut self, _: &G) {}
+    #[inline]
+    fn pop(&mut self) {}
+    #[inline]
+    fn evaluate(&mut self, board: &G) -> Score {
+        board.evaluate()
+    }
 }
 
 /// Counts leaves under each root move: `(move text, count)` in generation order.

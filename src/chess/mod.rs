@@ -257,6 +257,8 @@ impl Game for Chess {
             != 0
     }
 
+    type Eval = Stateless;
+
     fn evaluate(&self) -> Score {
         eval::evaluate(&self.board)
     }

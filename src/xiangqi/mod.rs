@@ -168,6 +168,8 @@ impl Game for Xiangqi {
         self.pos.has_major(self.pos.side)
     }
 
+    type Eval = Stateless;
+
     fn evaluate(&self) -> Score {
         if self.pos.side == RED { self.pos.psq } else { -self.pos.psq }
     }
