@@ -386,6 +386,57 @@ impl<G: Game> Evaluator<G> for Stateless {
     }
 }
 
+/// Room kept beyond [`MAX_PLY`] in a [`SumStack`]: the search may push a null move and a
+/// quiescence line past its nominal depth, and reallocating mid-search would be a stall.
+const SUM_STACK_SLACK: usize = 64;
+
+/// A running sum (material and piece-square scores, say) with the value before each push
+/// saved, so that a pop restores it without recomputing: the state shared by the games'
+/// incremental evaluators.
+#[derive(Clone, Debug)]
+pub struct SumStack {
+    /// The sum for the current position.
+    current: i32,
+    /// The sums before each push still in force, oldest first.
+    saved: Vec<i32>,
+}
+
+impl SumStack {
+    /// A stack whose sum is `sum`, with room for a whole search line.
+    pub fn new(sum: i32) -> SumStack {
+        SumStack { current: sum, saved: Vec::with_capacity(MAX_PLY + SUM_STACK_SLACK) }
+    }
+
+    /// Forgets every push and starts again from `sum`.
+    #[inline]
+    pub fn reset(&mut self, sum: i32) {
+        self.saved.clear();
+        self.current = sum;
+    }
+
+    /// Saves the current sum and adds `delta` to it.
+    #[inline(always)]
+    pub fn push(&mut self, delta: i32) {
+        self.saved.push(self.current);
+        self.current += delta;
+    }
+
+    /// Restores the sum before the last push.
+    #[inline(always)]
+    pub fn pop(&mut self) {
+        match self.saved.pop() {
+            Some(sum) => self.current = sum,
+            None => debug_assert!(false, "pop without a push"),
+        }
+    }
+
+    /// The sum for the current position.
+    #[inline(always)]
+    pub fn current(&self) -> i32 {
+        self.current
+    }
+}
+
 /// Counts leaves under each root move: `(move text, count)` in generation order.
 pub fn perft_divide<G: Game>(game: &mut G, depth: u32) -> Vec<(String, u64)> {
     let mut list = MoveList::new();
@@ -465,4 +516,51 @@ pub trait Inspect: Game {
     fn move_name(&self, m: Move) -> String {
         self.move_text(m)
     }
+}
+
+/// Walks the legal move tree `depth` plies below `board`, driving `eval` as the search does
+/// (push before make, pop after unmake, and a null move wherever the side to move is not in
+/// check), and asserts at every node that it agrees with [`Game::evaluate`]. `seen` is shown
+/// every move before it is played, so that a test can check which kinds of move it covered.
+/// Returns the number of nodes checked.
+#[cfg(test)]
+pub(crate) fn check_evaluator<G: Game>(
+    board: &mut G,
+    eval: &mut G::Eval,
+    depth: u32,
+    seen: &mut impl FnMut(&G, Move),
+) -> u64 {
+    fn walk<G: Game>(
+        board: &mut G,
+        eval: &mut G::Eval,
+        depth: u32,
+        null_ok: bool,
+        seen: &mut impl FnMut(&G, Move),
+    ) -> u64 {
+        assert_eq!(eval.evaluate(board), board.evaluate(), "{}", board.fen());
+        if depth == 0 {
+            return 1;
+        }
+        let mut nodes = 1;
+        let mut list = MoveList::new();
+        board.legal_moves(&mut list);
+        for &m in list.iter() {
+            seen(board, m);
+            eval.push(board, m);
+            board.make(m);
+            nodes += walk(board, eval, depth - 1, true, seen);
+            board.unmake();
+            eval.pop();
+        }
+        // Two null moves in a row only waste a ply, and the search never plays them.
+        if null_ok && !board.in_check() {
+            eval.push_null(board);
+            board.make_null();
+            nodes += walk(board, eval, depth - 1, false, seen);
+            board.unmake_null();
+            eval.pop();
+        }
+        nodes
+    }
+    walk(board, eval, depth, true, seen)
 }

@@ -21,8 +21,6 @@ pub struct Board {
     pub castle: Bitboard,
     /// Zobrist key of the position.
     pub key: u64,
-    /// Packed material and piece-square score from white's view, kept incrementally.
-    pub psq: i32,
     /// The side to move: [`WHITE`] or [`BLACK`].
     pub side: usize,
     /// The square a pawn skipped on the last move, or [`NO_SQUARE`]; kept as given even when
@@ -45,7 +43,6 @@ impl Board {
             squares: [NO_PIECE; 64],
             castle: 0,
             key: 0,
-            psq: 0,
             side: WHITE,
             ep: NO_SQUARE,
             halfmove: 0,
@@ -117,7 +114,6 @@ impl Board {
         self.colours[colour_of(p)] |= b;
         self.squares[sq] = p;
         self.key ^= t.zobrist_piece[p as usize][sq];
-        self.psq += t.psq[p as usize][sq];
     }
 
     /// Removes coloured piece `p` from `sq`.
@@ -128,7 +124,6 @@ impl Board {
         self.colours[colour_of(p)] ^= b;
         self.squares[sq] = NO_PIECE;
         self.key ^= t.zobrist_piece[p as usize][sq];
-        self.psq -= t.psq[p as usize][sq];
     }
 
     /// Moves coloured piece `p` from `from` to the empty square `to`.
@@ -140,7 +135,6 @@ impl Board {
         self.squares[from] = NO_PIECE;
         self.squares[to] = p;
         self.key ^= t.zobrist_piece[p as usize][from] ^ t.zobrist_piece[p as usize][to];
-        self.psq += t.psq[p as usize][to] - t.psq[p as usize][from];
     }
 
     /// Where the king and rook land when the king on `king` castles with the rook on `rook`.
@@ -255,13 +249,5 @@ impl Board {
             key ^= t.zobrist_ep[file_of(self.ep as usize)];
         }
         key
-    }
-
-    /// The packed piece-square score recomputed from scratch.
-    pub fn compute_psq(&self, t: &Tables) -> i32 {
-        (0..64)
-            .filter(|&sq| self.squares[sq] != NO_PIECE)
-            .map(|sq| t.psq[self.squares[sq] as usize][sq])
-            .sum()
     }
 }

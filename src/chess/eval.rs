@@ -3,12 +3,18 @@
 //!
 //! The piece-square tables are not typed in: they are computed from a handful of named shapes
 //! (centralisation, pawn advance, king shelter) so that each number has a stated reason. Scores
-//! are packed as `eg << 16 + mg` in one `i32` so that a move updates both phases with one add
-//! (see [`Board`]'s `psq`).
+//! are packed as `eg << 16 + mg` in one `i32` so that a move updates both phases with one add.
+//!
+//! The board does not keep that sum: perft and move parsing would pay for it on every move.
+//! [`evaluate`] recomputes it from the pieces (for tools and tests), while the search keeps it
+//! move by move in an [`Accumulator`]; both finish in [`evaluate_with`], so they agree exactly.
 
+use super::Chess;
 use super::bitboard::*;
 use super::board::Board;
-use crate::game::Score;
+use super::moves::{self, CASTLE, EN_PASSANT};
+use super::tables::{Tables, tables};
+use crate::game::{Evaluator, Move, Score, SumStack};
 
 /// Material values (middlegame, endgame) in centipawns, by kind; the king's is irrelevant.
 const VALUE: [(i32, i32); 6] = [(85, 110), (320, 290), (335, 310), (470, 520), (960, 960), (0, 0)];
@@ -160,9 +166,52 @@ pub fn trace(b: &Board) -> [(&'static str, [i32; 2]); 4] {
     [("material", material), ("piece-square", squares), ("bishop pair", pair), ("tempo", tempo)]
 }
 
-/// Evaluates `b` from the side to move's point of view, in centipawns.
+/// The packed material plus piece-square sum of the pieces on `b`, from white's view,
+/// recomputed from scratch.
+pub fn psq_sum(b: &Board, t: &Tables) -> i32 {
+    Squares(b.occupied()).map(|sq| t.psq[b.squares[sq] as usize][sq]).sum()
+}
+
+/// How the legal move `m` changes the packed sum of `b`, the position before `m`.
+#[inline(always)]
+pub fn psq_delta(b: &Board, m: Move, t: &Tables) -> i32 {
+    let from = moves::from_sq(m);
+    let to = moves::to_sq(m);
+    let us = b.side;
+    let p = b.squares[from] as usize;
+    let psq = &t.psq;
+    match moves::flag(m) {
+        CASTLE => {
+            // The king "captures" its own rook; both land on the castling targets. In Chess960
+            // a target may be a square one of them left, so each piece's leaving and landing
+            // are counted on their own rather than as a shift.
+            let rook = piece(us, ROOK) as usize;
+            let (king_to, rook_to) = Board::castle_targets(from, to);
+            psq[p][king_to] - psq[p][from] + psq[rook][rook_to] - psq[rook][to]
+        }
+        // The captured pawn stands behind the landing square, not on it.
+        EN_PASSANT => psq[p][to] - psq[p][from] - psq[piece(us ^ 1, PAWN) as usize][to ^ 8],
+        _ => {
+            let victim = b.squares[to];
+            let captured = if victim == NO_PIECE { 0 } else { psq[victim as usize][to] };
+            // A promotion removes the pawn and lands the new piece, capture or not.
+            let lands = moves::promotion(m).map_or(p, |kind| piece(us, kind) as usize);
+            psq[lands][to] - psq[p][from] - captured
+        }
+    }
+}
+
+/// Evaluates `b` from the side to move's point of view, in centipawns, recomputing the
+/// piece-square sum: the slow path for tools and tests.
 pub fn evaluate(b: &Board) -> Score {
-    let mut s = b.psq;
+    evaluate_with(b, psq_sum(b, tables()))
+}
+
+/// Evaluates `b` from the side to move's point of view, in centipawns, given its packed
+/// piece-square sum `psq` (however it was obtained).
+#[inline]
+pub fn evaluate_with(b: &Board, psq: i32) -> Score {
+    let mut s = psq;
     if b.pieces(WHITE, BISHOP).count_ones() >= 2 {
         s += pack(BISHOP_PAIR.0, BISHOP_PAIR.1);
     }
@@ -175,4 +224,39 @@ pub fn evaluate(b: &Board) -> Score {
         .min(PHASE_MAX);
     let v = (mg(s) * phase + eg(s) * (PHASE_MAX - phase)) / PHASE_MAX;
     (if b.side == WHITE { v } else { -v }) + TEMPO
+}
+
+/// The chess evaluation state the search keeps beside the board: the packed material and
+/// piece-square sum, moved on by each move's [`psq_delta`] instead of summed over every piece.
+#[derive(Clone, Debug)]
+pub struct Accumulator(SumStack);
+
+impl Evaluator<Chess> for Accumulator {
+    fn new(board: &Chess) -> Self {
+        Accumulator(SumStack::new(psq_sum(board.board(), tables())))
+    }
+
+    fn reset(&mut self, board: &Chess) {
+        self.0.reset(psq_sum(board.board(), tables()));
+    }
+
+    #[inline]
+    fn push(&mut self, board: &Chess, m: Move) {
+        self.0.push(psq_delta(board.board(), m, tables()));
+    }
+
+    #[inline]
+    fn push_null(&mut self, _: &Chess) {
+        self.0.push(0);
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    #[inline]
+    fn evaluate(&mut self, board: &Chess) -> Score {
+        evaluate_with(board.board(), self.0.current())
+    }
 }

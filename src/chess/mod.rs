@@ -257,7 +257,7 @@ impl Game for Chess {
             != 0
     }
 
-    type Eval = Stateless;
+    type Eval = eval::Accumulator;
 
     fn evaluate(&self) -> Score {
         eval::evaluate(&self.board)

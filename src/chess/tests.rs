@@ -197,6 +197,7 @@ fn playouts_keep_key_and_unmake_restores() {
     for fen in FENS {
         for _ in 0..20 {
             let mut g = game(fen);
+            let mut acc = eval::Accumulator::new(&g);
             let mut seen = vec![(g.fen(), g.key())];
             for _ in 0..120 {
                 let moves = legal(&g);
@@ -205,12 +206,14 @@ fn playouts_keep_key_and_unmake_restores() {
                 }
                 let m = moves[rng.below(moves.len())];
                 if rng.below(8) == 0 && !g.in_check() {
+                    acc.push_null(&g);
                     g.make_null();
                 } else {
+                    acc.push(&g, m);
                     g.make(m);
                 }
                 assert_eq!(g.board.key, g.board.compute_key(t), "{}", g.fen());
-                assert_eq!(g.board.psq, g.board.compute_psq(t), "{}", g.fen());
+                assert_eq!(acc.evaluate(&g), g.evaluate(), "{}", g.fen());
                 // A fresh parse of the FEN gives the same key (the FEN holds everything hashed).
                 assert_eq!(game(&g.fen()).key(), g.key(), "{}", g.fen());
                 seen.push((g.fen(), g.key()));
@@ -218,11 +221,62 @@ fn playouts_keep_key_and_unmake_restores() {
             while seen.len() > 1 {
                 seen.pop();
                 g.unmake();
+                acc.pop();
+                assert_eq!(acc.evaluate(&g), g.evaluate(), "{}", g.fen());
                 let (fen, key) = seen.last().cloned().unwrap_or_default();
                 assert_eq!((g.fen(), g.key()), (fen, key));
             }
         }
     }
+}
+
+/// The perft positions, which between them castle both ways (Chess960 too), capture en
+/// passant and promote with and without capturing.
+const PERFT_EPD: &str = include_str!("../../tests/data/perft-chess.epd");
+
+/// Chess960 positions whose castling lands the king or rook on a square one of them left.
+const CHESS960_FENS: &[&str] = &[
+    "1r4kr/8/8/8/8/8/8/1R4KR w BHbh - 0 1",
+    "rk5r/8/8/8/8/8/8/RK4R1 w AGah - 0 1",
+    "4k3/8/8/8/8/8/8/5KRr w G - 0 1",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+];
+
+#[test]
+fn accumulator_matches_evaluation_over_trees() {
+    const DEPTH: u32 = 3;
+    let fens = PERFT_EPD
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split(';').next())
+        .chain(FENS.iter().copied())
+        .chain(CHESS960_FENS.iter().copied());
+    // Moves seen by kind: castling, en passant, promotion, capturing promotion, capture.
+    let mut kinds = [0u64; 5];
+    let mut nodes = 0;
+    for fen in fens {
+        let mut g = game(fen);
+        let mut acc = eval::Accumulator::new(&g);
+        nodes += check_evaluator(&mut g, &mut acc, DEPTH, &mut |g: &Chess, m| {
+            let capture = g.board.squares[moves::to_sq(m)] != NO_PIECE;
+            match moves::flag(m) {
+                CASTLE => kinds[0] += 1,
+                EN_PASSANT => kinds[1] += 1,
+                _ if moves::promotion(m).is_some() => kinds[2 + usize::from(capture)] += 1,
+                _ if capture => kinds[4] += 1,
+                _ => {}
+            }
+        });
+        // Back at the root, every push undone: the sum is the root's again, and a reset
+        // from another position takes that one's.
+        assert_eq!(acc.evaluate(&g), g.evaluate(), "{fen}");
+        let other = Chess::startpos();
+        acc.reset(&other);
+        assert_eq!(acc.evaluate(&other), other.evaluate());
+    }
+    assert!(kinds.iter().all(|&n| n > 0), "move kinds not covered: {kinds:?}");
+    assert!(nodes > 100_000, "{nodes}");
 }
 
 #[test]

@@ -1,12 +1,20 @@
-//! Static evaluation: material plus piece-square bonuses, kept incrementally by the position.
+//! Static evaluation: material plus piece-square bonuses.
+//!
+//! The position does not keep their sum: perft and move parsing would pay for it on every
+//! move. [`evaluate`] recomputes it from the pieces (for tools and tests), while the search
+//! keeps it move by move in an [`Accumulator`]; both finish in [`evaluate_with`], so they agree
+//! exactly.
 //!
 //! The tables are computed from a few rules of thumb rather than typed in, so that they are
 //! symmetric by construction: a file's bonus depends only on its distance from the centre
 //! file, and black's table is red's with the ranks mirrored. Units: a horse is about 400, so
 //! UCCI's "horse = 100" is a quarter of our scale.
 
+use super::Xiangqi;
 use super::bitboard::*;
-use super::position::{colour_of, kind, kind_of};
+use super::movegen::decode;
+use super::position::{Position, RED, colour_of, kind, kind_of};
+use crate::game::{Evaluator, Move, Score, SumStack};
 
 /// Material values by kind (general, advisor, elephant, horse, chariot, cannon, soldier).
 pub const VALUE: [i32; kind::COUNT] = [0, 160, 160, 400, 950, 450, 40];
@@ -131,4 +139,67 @@ static PSQ: [[i32; SQUARES]; 16] = build();
 pub fn psq(p: u8, sq: usize) -> i32 {
     let v = PSQ[p as usize][sq];
     if colour_of(p) == 0 { v } else { -v }
+}
+
+/// The material and piece-square balance of `pos` (red minus black), recomputed from scratch.
+pub fn psq_sum(pos: &Position) -> i32 {
+    squares(pos.occ).map(|sq| psq(pos.board[sq], sq)).sum()
+}
+
+/// How the legal move `m` changes the balance of `pos`, the position before `m`.
+#[inline(always)]
+pub fn psq_delta(pos: &Position, m: Move) -> i32 {
+    let (from, to) = decode(m);
+    let p = pos.board[from];
+    // An empty square's entry is 0, so a quiet move needs no branch.
+    psq(p, to) - psq(p, from) - psq(pos.board[to], to)
+}
+
+/// Evaluates `pos` from the side to move's point of view, recomputing the balance: the slow
+/// path for tools and tests.
+pub fn evaluate(pos: &Position) -> Score {
+    evaluate_with(pos, psq_sum(pos))
+}
+
+/// Evaluates `pos` from the side to move's point of view, given its balance `psq` (red minus
+/// black, however it was obtained).
+#[inline]
+pub fn evaluate_with(pos: &Position, psq: i32) -> Score {
+    if pos.side == RED { psq } else { -psq }
+}
+
+/// The xiangqi evaluation state the search keeps beside the board: the material and
+/// piece-square balance, moved on by each move's [`psq_delta`] instead of summed over every
+/// piece.
+#[derive(Clone, Debug)]
+pub struct Accumulator(SumStack);
+
+impl Evaluator<Xiangqi> for Accumulator {
+    fn new(board: &Xiangqi) -> Self {
+        Accumulator(SumStack::new(psq_sum(board.position())))
+    }
+
+    fn reset(&mut self, board: &Xiangqi) {
+        self.0.reset(psq_sum(board.position()));
+    }
+
+    #[inline]
+    fn push(&mut self, board: &Xiangqi, m: Move) {
+        self.0.push(psq_delta(board.position(), m));
+    }
+
+    #[inline]
+    fn push_null(&mut self, _: &Xiangqi) {
+        self.0.push(0);
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    #[inline]
+    fn evaluate(&mut self, board: &Xiangqi) -> Score {
+        evaluate_with(board.position(), self.0.current())
+    }
 }

@@ -168,10 +168,10 @@ impl Game for Xiangqi {
         self.pos.has_major(self.pos.side)
     }
 
-    type Eval = Stateless;
+    type Eval = eval::Accumulator;
 
     fn evaluate(&self) -> Score {
-        if self.pos.side == RED { self.pos.psq } else { -self.pos.psq }
+        eval::evaluate(&self.pos)
     }
 
     fn rule_score(&mut self, ply: usize) -> Option<Score> {

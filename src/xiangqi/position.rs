@@ -2,7 +2,6 @@
 //! stack of per-ply states that the repetition and move-limit rules read.
 
 use super::bitboard::*;
-use super::eval::psq;
 
 /// Piece kinds. A piece code is `colour << 3 | (kind + 1)`, so 0 is an empty square.
 pub mod kind {
@@ -93,8 +92,6 @@ pub static ZOBRIST: Zobrist = zobrist();
 pub struct State {
     /// The key of the position before the move.
     pub key: u64,
-    /// The material+PST balance (red minus black) before the move.
-    pub psq: i32,
     /// The move played from that position (raw bits; 0 for a null move).
     pub mv: u16,
     /// The piece captured by the move, or [`EMPTY`].
@@ -127,8 +124,6 @@ pub struct Position {
     pub side: usize,
     /// Zobrist key.
     pub key: u64,
-    /// Material + PST, red minus black.
-    pub psq: i32,
     /// Whether the side to move is in check.
     pub checked: bool,
     /// Plies since the last capture.
@@ -157,7 +152,6 @@ impl Position {
             files: [0; FILES],
             side: RED,
             key: 0,
-            psq: 0,
             checked: false,
             halfmove: 0,
             from_null: 0,
@@ -177,7 +171,6 @@ impl Position {
         self.occ |= b;
         self.files[file_of(sq)] |= 1 << rank_of(sq);
         self.key ^= ZOBRIST.piece[p as usize][sq];
-        self.psq += psq(p, sq);
     }
 
     /// The bitboard of `colour`'s pieces of `kind`.
@@ -270,7 +263,6 @@ impl Position {
         let cap = self.board[to];
         self.history.push(State {
             key: self.key,
-            psq: self.psq,
             mv: raw,
             captured: cap,
             in_check: self.checked,
@@ -285,7 +277,6 @@ impl Position {
             self.pieces[cap as usize] ^= tb;
             self.colours[us ^ 1] ^= tb;
             self.key ^= z.piece[cap as usize][to];
-            self.psq -= psq(cap, to);
             self.halfmove = 0;
             self.checks = [0; 2];
         } else {
@@ -300,7 +291,6 @@ impl Position {
         self.board[from] = EMPTY;
         self.board[to] = p;
         self.key ^= z.piece[p as usize][from] ^ z.piece[p as usize][to] ^ z.side;
-        self.psq += psq(p, to) - psq(p, from);
         self.from_null = self.from_null.saturating_add(1);
         if us == BLACK {
             self.fullmove += 1;
@@ -346,7 +336,6 @@ impl Position {
 
     fn restore(&mut self, st: &State) {
         self.key = st.key;
-        self.psq = st.psq;
         self.checked = st.in_check;
         self.halfmove = st.halfmove;
         self.from_null = st.from_null;
@@ -357,7 +346,6 @@ impl Position {
     pub fn make_null(&mut self) {
         self.history.push(State {
             key: self.key,
-            psq: self.psq,
             mv: 0,
             captured: EMPTY,
             in_check: self.checked,

@@ -362,6 +362,33 @@ fn is_legal_and_captures_agree_with_generation() {
     }
 }
 
+/// The perft positions, full of captures by every kind of piece.
+const PERFT_EPD: &str = include_str!("../../tests/data/perft-xiangqi.epd");
+
+#[test]
+fn accumulator_matches_evaluation_over_trees() {
+    const DEPTH: u32 = 3;
+    let mut captures = 0;
+    let mut nodes = 0;
+    let fens = PERFT_EPD
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split(';').next());
+    for fen in fens {
+        let mut g = game(fen);
+        let mut acc = eval::Accumulator::new(&g);
+        nodes += check_evaluator(&mut g, &mut acc, DEPTH, &mut |g: &Xiangqi, m| {
+            captures += u64::from(g.is_tactical(m));
+        });
+        assert_eq!(acc.evaluate(&g), g.evaluate(), "{fen}");
+        let other = Xiangqi::startpos();
+        acc.reset(&other);
+        assert_eq!(acc.evaluate(&other), other.evaluate());
+    }
+    assert!(captures > 0 && nodes > 100_000, "{captures} captures, {nodes} nodes");
+}
+
 #[test]
 fn evaluation_is_symmetric() {
     let mut rng = Rng(0x0F0F_1234_4321_F0F0);
