@@ -5,10 +5,11 @@
 //! or evaluation changes, so it is quoted in commits as `Bench: <nodes>`.
 
 use crate::chess::Chess;
+use crate::command::Limits;
 use crate::game::{Game, Inspect};
-use crate::protocol::output::Output;
-use crate::protocol::{Limits, Protocol};
-use crate::search::pool::{self, Reporter, Signals, View};
+use crate::report::{Discard, View};
+use crate::search::pool::{self, Pool, Search};
+use crate::search::signals::Signals;
 use crate::search::time::Budget;
 use crate::search::tt::Table;
 use crate::xiangqi::Xiangqi;
@@ -38,7 +39,7 @@ const XIANGQI_POSITIONS: &[&str] = &[
     "4k4/9/5an2/6P2/2p1p4/4N4/4P1P2/9/9/R3K4 w - - 0 1",
 ];
 
-fn bench_game<G: Inspect>(fens: &[&str], depth: u32, threads: usize, out: &Reporter) -> u64 {
+fn bench_game<G: Inspect>(fens: &[&str], depth: u32, pool: &Pool) -> u64 {
     let mut total = 0;
     for fen in fens {
         let board = match G::from_fen(fen) {
@@ -48,29 +49,43 @@ fn bench_game<G: Inspect>(fens: &[&str], depth: u32, threads: usize, out: &Repor
                 continue;
             }
         };
-        let tt = Table::new(16);
-        let limits = Limits { depth: Some(depth), ..Default::default() };
-        let signals = Signals::new(&limits, Budget::default(), threads);
         let (root, _) = pool::root_moves(&board, &[], &[]);
         if root.is_empty() {
             continue;
         }
-        let answer = pool::search(&board, root, threads, &View::default(), &tt, &signals, out);
-        total += answer.nodes;
+        // Every position starts from nothing, so that the count does not depend on the order.
+        pool.clear();
+        let limits = Limits { depth: Some(depth), ..Default::default() };
+        let search = Search {
+            board,
+            root,
+            view: View::default(),
+            tt: Arc::new(Table::new(16)),
+            signals: Arc::new(Signals::new(&limits, Budget::default(), pool.len())),
+            sink: Arc::new(Discard),
+        };
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        pool.start(search, move |answer| {
+            let _ = tx.send(answer.nodes);
+        });
+        total += rx.recv().unwrap_or(0);
     }
     total
 }
 
-/// Runs the bench and prints `<nodes> nodes <nps> nps` last; the search output goes to stderr
-/// so that the signature is the only thing on stdout.
+/// Runs the bench and prints `<nodes> nodes <nps> nps`; the search's reports are dropped so
+/// that the signature is the only thing on stdout.
 pub fn run(depth: u32, threads: usize) -> u64 {
-    let quiet = Reporter {
-        out: Arc::new(Output::to(Box::new(std::io::stderr()))),
-        protocol: Protocol::Uci,
+    let pool = match Pool::new(threads) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("chariot bench: cannot start the search threads: {e}");
+            return 0;
+        }
     };
     let start = Instant::now();
-    let nodes = bench_game::<Chess>(CHESS_POSITIONS, depth, threads, &quiet)
-        + bench_game::<Xiangqi>(XIANGQI_POSITIONS, depth, threads, &quiet);
+    let nodes = bench_game::<Chess>(CHESS_POSITIONS, depth, &pool)
+        + bench_game::<Xiangqi>(XIANGQI_POSITIONS, depth, &pool);
     let ms = start.elapsed().as_millis().max(1) as u64;
     println!("{nodes} nodes {} nps", nodes * 1000 / ms);
     nodes

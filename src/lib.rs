@@ -3,15 +3,20 @@
 //! The library holds everything; `main.rs` only parses the command line. Layout follows the
 //! architecture: [`game`] is the contract, [`chess`] and [`xiangqi`] implement it, [`search`] is
 //! written once over it, [`engine`] is the controller that owns the session and the search
-//! threads, and [`protocol`] turns text into commands and results into text.
+//! threads, and [`protocol`] turns text into commands and reports into text. The neutral
+//! vocabulary between them is [`command`] (in), [`report`] (out) and [`options`] (the option
+//! table).
 
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bench;
 pub mod chess;
+pub mod command;
 pub mod engine;
 pub mod game;
+pub mod options;
 pub mod protocol;
+pub mod report;
 pub mod search;
 pub mod xiangqi;

@@ -3,7 +3,7 @@
 use chariot::engine::Engine;
 use chariot::game::Variant;
 use chariot::protocol::output::Output;
-use chariot::protocol::reader;
+use chariot::protocol::{Writer, reader};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::BufReader;
 use std::sync::Arc;
@@ -97,19 +97,26 @@ fn main() {
 
 /// The protocol loop: a reader thread feeds the controller until `quit` or end of input.
 fn run_loop(cli: Cli) {
-    let out = Arc::new(Output::stdout());
+    let output = Output::stdout();
     if let Some(path) = &cli.log
-        && let Err(e) = out.set_log(path)
+        && let Err(e) = output.set_log(path)
     {
         eprintln!("chariot: cannot open log file '{path}': {e}");
     }
+    let out = Arc::new(Writer::new(output));
     let variant = cli.variant.map(Variant::from);
     let (tx, rx) = crossbeam_channel::unbounded();
-    let engine = Engine::new(out.clone(), variant);
+    let engine = match Engine::new(out.clone(), variant) {
+        Ok(engine) => engine,
+        Err(e) => {
+            eprintln!("chariot: cannot start the search thread: {e}");
+            std::process::exit(1);
+        }
+    };
     let gate = engine.gate();
     let spawned = if cli.commands.is_empty() {
         // Commands given as arguments print only their answers; a session gets a banner.
-        out.line(reader::BANNER);
+        out.text(reader::BANNER);
         reader::spawn(BufReader::new(std::io::stdin()), tx, out, gate)
     } else {
         let script = cli.commands.join("\n") + "\n";

@@ -1,23 +1,28 @@
-//! The edges: text in, text out.
+//! The edges: text in, text out, and nothing else.
 //!
-//! A front-end ([`uci`] or [`ucci`]) turns one input line into a protocol-neutral [`Command`] and
-//! turns the search's plain [`Report`]s back into lines. Nothing behind this module sees protocol
-//! text, and nothing here changes a game rule.
+//! The [`reader`] thread turns input lines into protocol-neutral [`Command`]s through a
+//! front-end ([`uci`] or [`ucci`]); the [`Writer`] turns the engine's neutral [`Report`]s back
+//! into lines of the same protocol and prints them through the locked [`output::Output`].
+//! Behind this module no code sees protocol text, and nothing here changes a game rule.
 
 pub mod output;
 pub mod reader;
 pub mod ucci;
 pub mod uci;
 
+use crate::command::{Command, Dialect, Start};
 use crate::game::{Style, Variant};
+use crate::report::{Report, Sink};
+use output::Output;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// The protocol a session speaks, fixed by the first recognised command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Protocol {
     /// UCI: chess, or xiangqi Pikafish-style.
-    Uci,
+    Uci = 0,
     /// UCCI: xiangqi.
-    Ucci,
+    Ucci = 1,
 }
 
 impl Protocol {
@@ -30,20 +35,76 @@ impl Protocol {
         }
     }
 
-    /// The game a session of this protocol plays until told otherwise.
-    pub fn default_variant(self) -> Variant {
+    /// The conventions of the protocol, for the controller.
+    pub fn dialect(self) -> Dialect {
         match self {
-            Protocol::Uci => Variant::Chess,
-            Protocol::Ucci => Variant::Xiangqi,
+            Protocol::Uci => Dialect {
+                game: None,
+                farewell: false,
+                answer_idle_stop: false,
+                ignore_unknown_options: false,
+            },
+            Protocol::Ucci => Dialect {
+                game: Some(Variant::Xiangqi),
+                farewell: true,
+                answer_idle_stop: true,
+                ignore_unknown_options: true,
+            },
         }
     }
 
-    /// Formats a report from the engine as one output line.
+    /// Formats a report from the engine as one output line (or several joined by `\n`).
     pub fn format(self, report: &Report) -> String {
         match self {
             Protocol::Uci => uci::format(report),
             Protocol::Ucci => ucci::format(report),
         }
+    }
+}
+
+/// The way out: formats reports in the session's protocol and prints them. Until a protocol
+/// is chosen, reports are written as UCI.
+pub struct Writer {
+    out: Output,
+    protocol: AtomicU8,
+}
+
+impl Writer {
+    /// A writer printing to `out`.
+    pub fn new(out: Output) -> Self {
+        Writer { out, protocol: AtomicU8::new(Protocol::Uci as u8) }
+    }
+
+    /// Speaks `protocol` from now on.
+    pub fn set_protocol(&self, protocol: Protocol) {
+        self.protocol.store(protocol as u8, Relaxed);
+    }
+
+    fn protocol(&self) -> Protocol {
+        if self.protocol.load(Relaxed) == Protocol::Ucci as u8 {
+            Protocol::Ucci
+        } else {
+            Protocol::Uci
+        }
+    }
+
+    /// Prints text as it is (banners and hints before a protocol is chosen).
+    pub fn text(&self, text: &str) {
+        self.out.line(text);
+    }
+}
+
+impl Sink for Writer {
+    fn send(&self, report: &Report) {
+        self.out.line(&self.protocol().format(report));
+    }
+
+    fn log_input(&self, line: &str) {
+        self.out.log_input(line);
+    }
+
+    fn set_log(&self, path: &str) -> std::io::Result<()> {
+        self.out.set_log(path)
     }
 }
 
@@ -60,11 +121,6 @@ impl Frontend {
     /// A front-end for `protocol`.
     pub fn new(protocol: Protocol) -> Self {
         Frontend { protocol, ucci: ucci::State::default() }
-    }
-
-    /// The protocol spoken.
-    pub fn protocol(&self) -> Protocol {
-        self.protocol
     }
 
     /// Parses one input line (already trimmed of its line ending) into a command.
@@ -147,133 +203,6 @@ pub fn parse_style(word: Option<&&str>) -> Result<Option<Style>, ParseError> {
     }
 }
 
-/// Where a position starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// The game's standard starting position.
-    Startpos,
-    /// A position given as FEN.
-    Fen(String),
-}
-
-/// What `go` asks for, in protocol-neutral form. Times are in milliseconds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Stop after this many plies of iterative deepening.
-    pub depth: Option<u32>,
-    /// Stop after about this many nodes.
-    pub nodes: Option<u64>,
-    /// Search exactly this long.
-    pub movetime: Option<u64>,
-    /// Search for a mate in this many moves.
-    pub mate: Option<u32>,
-    /// Search until `stop`.
-    pub infinite: bool,
-    /// Ponder: search without the clock until `ponderhit` or `stop`.
-    pub ponder: bool,
-    /// The clock, if the GUI sent one.
-    pub clock: Option<Clock>,
-    /// Only these root moves (game notation).
-    pub searchmoves: Vec<String>,
-    /// Count the move tree instead of searching.
-    pub perft: Option<u32>,
-    /// The opponent offers a draw (UCCI `go draw`).
-    pub draw_offer: bool,
-    /// Arguments that could not be read; each names the offending token. The rest of the
-    /// command still runs, because every `go` must be answered.
-    pub errors: Vec<String>,
-}
-
-impl Limits {
-    /// True when the search has no natural end and waits for `stop`.
-    pub fn is_unbounded(&self) -> bool {
-        self.infinite
-            || (self.perft.is_none()
-                && self.depth.is_none()
-                && self.nodes.is_none()
-                && self.movetime.is_none()
-                && self.mate.is_none()
-                && self.clock.is_none())
-    }
-}
-
-/// A clock as GUIs send it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Clock {
-    /// UCI style: both sides' times and increments, indexed by side.
-    Sides {
-        /// Remaining time of white/red and black, if given.
-        time: [Option<u64>; 2],
-        /// Increment of white/red and black.
-        inc: [u64; 2],
-        /// Moves until the next time control.
-        movestogo: Option<u32>,
-    },
-    /// UCCI style: the side to move's own time.
-    Own {
-        /// Remaining time.
-        time: u64,
-        /// Increment per move.
-        inc: u64,
-        /// Moves until the next time control.
-        movestogo: Option<u32>,
-    },
-}
-
-/// A protocol-neutral command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// The handshake (`uci`, `ucci`): identify and list options.
-    Hello,
-    /// `isready`.
-    IsReady,
-    /// A new game: clear hash and history.
-    NewGame,
-    /// Set an option; the name is kept as given, matching is case-insensitive.
-    SetOption {
-        /// The option's name.
-        name: String,
-        /// Its value, if any.
-        value: Option<String>,
-    },
-    /// Set up a position.
-    Position {
-        /// The starting point.
-        start: Start,
-        /// Moves played from it, in game notation.
-        moves: Vec<String>,
-    },
-    /// A `position` command that could not be read. It takes its turn like any `position`:
-    /// the error is reported and no position is valid until the next good one, so that a
-    /// following `go` answers nothing instead of searching the previous position.
-    BadPosition(String),
-    /// Exclude root moves until the next `position` (UCCI `banmoves`).
-    BanMoves(Vec<String>),
-    /// Start searching.
-    Go(Limits),
-    /// Stop searching and answer.
-    Stop,
-    /// The predicted move was played: pondering becomes a timed search.
-    PonderHit {
-        /// The opponent offers a draw with it (UCCI `ponderhit draw`).
-        draw_offer: bool,
-    },
-    /// Switch debug output.
-    Debug(bool),
-    /// `register`: Chariot needs no registration and says so.
-    Register,
-    /// `help`: the commands of the protocol in use.
-    Help,
-    /// `d`: the board as text; `None` uses the session's default style.
-    Display(Option<Style>),
-    /// `eval`: the static evaluation and its terms.
-    Eval,
-    /// `flip`: replace the position by its colour mirror.
-    Flip,
-    /// Leave.
-    Quit,
-}
-
 /// Why a line could not be understood; printed as one line naming the offending token.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
@@ -294,125 +223,4 @@ pub enum ParseError {
     /// Any other malformed command.
     #[error("{0}")]
     Malformed(String),
-}
-
-/// A score as the search reports it, already in protocol units.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Eval {
-    /// Centipawns (chess) or UCCI units (xiangqi: horse = 100).
-    Cp(i32),
-    /// The side to move mates in this many plies.
-    Win(u32),
-    /// The side to move is mated in this many plies (0: it is mated now).
-    Loss(u32),
-}
-
-/// Whether a reported score is exact or a bound from a failed aspiration window.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// An exact score.
-    Exact,
-    /// The true score is at least this.
-    Lower,
-    /// The true score is at most this.
-    Upper,
-}
-
-/// Something the engine tells the GUI; front-ends turn it into text.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Report {
-    /// The reply to the handshake.
-    Hello {
-        /// The game the session plays now.
-        variant: Variant,
-    },
-    /// `readyok`.
-    Ready,
-    /// One finished iteration (or an aspiration fail) of the search.
-    Iteration {
-        /// Nominal depth.
-        depth: u32,
-        /// Deepest ply reached.
-        seldepth: u32,
-        /// Which of the best lines this is (1 = the best).
-        multipv: u32,
-        /// Score for the side to move.
-        score: Eval,
-        /// Win/draw/loss permille, when asked for.
-        wdl: Option<[u32; 3]>,
-        /// Exactness of the score.
-        bound: Bound,
-        /// Nodes searched so far.
-        nodes: u64,
-        /// Milliseconds since the search began.
-        time_ms: u64,
-        /// Permille of the hash table in use.
-        hashfull: u32,
-        /// The principal variation, in game notation.
-        pv: Vec<String>,
-    },
-    /// The static score only (`go depth 0`): UCCI prints `info depth 0 score s`.
-    Static {
-        /// The score.
-        score: Eval,
-    },
-    /// Progress: nodes and time.
-    Progress {
-        /// Nodes searched so far.
-        nodes: u64,
-        /// Milliseconds since the search began.
-        time_ms: u64,
-    },
-    /// The root move being searched.
-    CurrMove {
-        /// The move, in game notation.
-        mv: String,
-        /// Its 1-based number in the root move order.
-        number: usize,
-    },
-    /// The line being searched (UCI `currline`).
-    CurrLine {
-        /// Moves from the root, in game notation.
-        line: Vec<String>,
-    },
-    /// A root move and the reply that refutes it (UCI `refutation`).
-    Refutation {
-        /// The root move followed by the refuting line.
-        line: Vec<String>,
-    },
-    /// The search's answer.
-    BestMove {
-        /// The move, or `None` when there is none to play.
-        best: Option<String>,
-        /// The expected reply.
-        ponder: Option<String>,
-        /// Offer or accept a draw (UCCI).
-        draw: bool,
-        /// Resign (UCCI).
-        resign: bool,
-    },
-    /// One line of perft divide output.
-    PerftMove {
-        /// The root move.
-        mv: String,
-        /// Leaves below it.
-        nodes: u64,
-    },
-    /// The perft total.
-    PerftTotal {
-        /// All leaves.
-        nodes: u64,
-    },
-    /// A message for the user.
-    Message(String),
-    /// An error the user should read.
-    Error(String),
-    /// The answer to `quit` (UCCI `bye`).
-    Bye,
-    /// The answer to `register`.
-    Registered,
-    /// The list of commands (`help`).
-    Help,
-    /// Text for people, printed as it is (`d`, `eval`).
-    Text(String),
 }

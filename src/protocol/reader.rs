@@ -4,61 +4,12 @@
 //! first line that names a protocol, and from then on parses every line with that protocol's
 //! front-end and forwards the result to the controller's inbox. It never blocks on the search.
 
-use super::output::Output;
-use super::{Command, Frontend, ParseError, Protocol};
+use super::{Frontend, Protocol, Writer};
+use crate::command::{Command, Event, Gate};
 use crossbeam_channel::Sender;
-use parking_lot::{Condvar, Mutex};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::thread::JoinHandle;
-
-/// What the reader tells the controller.
-#[derive(Debug)]
-pub enum Event {
-    /// The session speaks this protocol from now on (sent once, before its first command).
-    Protocol(Protocol),
-    /// A parsed command.
-    Command(Command),
-    /// A line that could not be parsed.
-    Bad(ParseError),
-    /// Input has ended.
-    Eof,
-    /// A raw input line, for the debug log. Sent before the line's own event, so that the
-    /// controller logs it in order with the options that open and close the log.
-    Line(String),
-}
-
-/// Holds the reader back while a `go` read in UCCI batch mode is unanswered, so that a
-/// redirected command file runs line after line (the spec's batch mode).
-#[derive(Default)]
-pub struct Gate {
-    outstanding: Mutex<u64>,
-    answered: Condvar,
-}
-
-impl Gate {
-    /// Called by the reader before it forwards a batch-mode `go`.
-    fn hold(&self) {
-        *self.outstanding.lock() += 1;
-    }
-
-    /// Blocks the reader until every held `go` has been answered.
-    fn wait(&self) {
-        let mut n = self.outstanding.lock();
-        while *n > 0 {
-            self.answered.wait(&mut n);
-        }
-    }
-
-    /// Called by the controller after each `go` is answered.
-    pub fn answered(&self) {
-        let mut n = self.outstanding.lock();
-        if *n > 0 {
-            *n -= 1;
-            self.answered.notify_all();
-        }
-    }
-}
 
 /// The line printed when input arrives before a protocol has been chosen.
 pub const HINT: &str =
@@ -82,13 +33,13 @@ pub const BANNER: &str = concat!(
 pub fn spawn(
     input: impl BufRead + Send + 'static,
     inbox: Sender<Event>,
-    out: Arc<Output>,
+    out: Arc<Writer>,
     gate: Arc<Gate>,
 ) -> std::io::Result<JoinHandle<()>> {
     std::thread::Builder::new().name("reader".into()).spawn(move || run(input, inbox, out, gate))
 }
 
-fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, gate: Arc<Gate>) {
+fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Writer>, gate: Arc<Gate>) {
     let mut frontend: Option<Frontend> = None;
     let mut raw = Vec::new();
     loop {
@@ -115,7 +66,8 @@ fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, gate: Ar
                 }
                 match Protocol::select(line) {
                     Some(p) => {
-                        if inbox.send(Event::Protocol(p)).is_err() {
+                        out.set_protocol(p);
+                        if inbox.send(Event::Dialect(p.dialect())).is_err() {
                             return;
                         }
                         frontend.insert(Frontend::new(p))
@@ -125,11 +77,11 @@ fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, gate: Ar
                         return;
                     }
                     None if line.split_whitespace().next() == Some("help") => {
-                        out.line(FIRST_HELP);
+                        out.text(FIRST_HELP);
                         continue;
                     }
                     None => {
-                        out.line(HINT);
+                        out.text(HINT);
                         continue;
                     }
                 }
@@ -138,7 +90,7 @@ fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Output>, gate: Ar
         let event = match fe.parse(line) {
             Ok(Some(command)) => Event::Command(command),
             Ok(None) => continue,
-            Err(e) => Event::Bad(e),
+            Err(e) => Event::Bad(e.to_string()),
         };
         let quit = matches!(event, Event::Command(Command::Quit));
         // A search that only `stop` or `ponderhit` can end is not waited for: nothing else

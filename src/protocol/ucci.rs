@@ -4,8 +4,10 @@
 //! ±(10000 − plies), times are seconds unless `usemillisec` is on, `nobestmove` replaces
 //! `bestmove (none)`, `quit` is answered by `bye`, and options are listed without `name`.
 
-use super::{Clock, Command, Eval, Limits, ParseError, Report};
-use crate::engine::options;
+use super::ParseError;
+use crate::command::{Clock, Command, Limits};
+use crate::options::{self, TABLE};
+use crate::report::{Eval, Report};
 
 /// The commands, for `help`.
 const HELP: &str = "\
@@ -160,14 +162,26 @@ fn score(score: Eval) -> i32 {
 /// Formats a report as one UCCI line (or several, for the handshake).
 pub fn format(report: &Report) -> String {
     match report {
-        Report::Hello { .. } => {
+        Report::Hello { variant } => {
             let mut lines = vec![
                 format!("id name Chariot {}", env!("CARGO_PKG_VERSION")),
                 "id copyright 2026 the Chariot developers, MIT licence".to_string(),
                 "id author the Chariot developers".to_string(),
                 "id user unknown".to_string(),
             ];
-            lines.extend(options::ucci_lines());
+            for spec in TABLE {
+                let Some(name) = spec.ucci else { continue };
+                let (ty, default, range) = options::announce(spec.kind, *variant);
+                // UCCI writes the range before the default, and no `name`.
+                let mut line = format!("option {name} type {ty}");
+                if !range.is_empty() {
+                    line.push_str(&format!(" {range}"));
+                }
+                if let Some(d) = default {
+                    line.push_str(&format!(" default {d}"));
+                }
+                lines.push(line);
+            }
             lines.push("ucciok".to_string());
             lines.join("\n")
         }

@@ -1,7 +1,9 @@
 //! UCI: chess, and xiangqi the way GUIs drive Pikafish.
 
-use super::{Bound, Clock, Command, Eval, Limits, ParseError, Report};
-use crate::engine::options;
+use super::ParseError;
+use crate::command::{Clock, Command, Limits};
+use crate::options::{self, TABLE};
+use crate::report::{Bound, Eval, Report};
 
 /// The words that start a UCI command. As the spec says, an unknown word at the start of a
 /// line is skipped and the rest of the line is parsed (`joho debug on` is `debug on`).
@@ -126,7 +128,9 @@ fn parse_go(args: &[&str]) -> Limits {
             "winc" => inc[0] = note(errors, time(word, &mut words)).unwrap_or(0),
             "binc" => inc[1] = note(errors, time(word, &mut words)).unwrap_or(0),
             "movestogo" => movestogo = note(errors, number(word, &mut words)),
-            "depth" => limits.depth = note(errors, number(word, &mut words)),
+            // UCI has no use for a depth-0 search (the neutral meaning: the static score and no
+            // move); a GUI sending it wants at least a move.
+            "depth" => limits.depth = note(errors, number(word, &mut words)).map(|d: u32| d.max(1)),
             "nodes" => limits.nodes = note(errors, number(word, &mut words)),
             "mate" => limits.mate = note(errors, number(word, &mut words)),
             "movetime" => limits.movetime = note(errors, time(word, &mut words)),
@@ -176,7 +180,18 @@ pub fn format(report: &Report) -> String {
                 format!("id name Chariot {}", env!("CARGO_PKG_VERSION")),
                 "id author the Chariot developers".to_string(),
             ];
-            lines.extend(options::uci_lines(*variant));
+            for spec in TABLE {
+                let Some(name) = spec.uci else { continue };
+                let (ty, default, range) = options::announce(spec.kind, *variant);
+                let mut line = format!("option name {name} type {ty}");
+                if let Some(d) = default {
+                    line.push_str(&format!(" default {d}"));
+                }
+                if !range.is_empty() {
+                    line.push_str(&format!(" {range}"));
+                }
+                lines.push(line);
+            }
             lines.push("uciok".to_string());
             lines.join("\n")
         }
@@ -236,7 +251,7 @@ pub fn format(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::Start;
+    use crate::command::Start;
 
     #[test]
     fn unknown_leading_token_is_skipped() {

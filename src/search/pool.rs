@@ -1,253 +1,287 @@
-//! Runs a search on several threads (Lazy SMP) and produces the one answer to a `go`.
+//! The search threads (Lazy SMP) and the one answer to a `go`.
+//!
+//! The [`Pool`]'s threads are started once and live until the pool is dropped or resized; a
+//! `go` wakes them with a job each, and they park again after the answer. Each thread owns
+//! its [`ThreadData`] (history tables, search stack), so what the search learned survives from
+//! one move to the next until a new game clears it.
 //!
 //! Every thread searches the same root with its own board and history, sharing only the
-//! transposition table; thread 0 keeps the clock, reports, and decides when all stop. The
-//! [`Signals`] are the only way in from outside while the search runs: the controller sets
-//! `stop` and `ponderhit` through them, and never waits for the search to notice.
+//! transposition table; thread 0 keeps the clock, reports, decides when all stop, waits for the
+//! helpers and hands the [`Answer`] on. The [`Signals`] are the only way in from outside while
+//! the search runs.
 
-use super::time::Budget;
+use super::signals::Signals;
 use super::tt::{self, Table};
-use super::{Worker, to_eval};
-use crate::game::{Game, INFINITE, Inspect, MATE, MATE_BOUND, MAX_PLY, Move, MoveList};
-use crate::protocol::output::Output;
-use crate::protocol::{Bound, Limits, Protocol, Report};
+use super::{ThreadData, Worker, to_eval};
+use crate::game::{Game, INFINITE, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList};
+use crate::report::{Bound, Report, Sink, View};
+use crossbeam_channel::Sender;
+use parking_lot::{Condvar, Mutex};
 use std::sync::Arc;
-use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+use std::thread::JoinHandle;
 
 /// How often the main thread reports nodes and time while searching.
 const PROGRESS_MS: u64 = 1000;
 /// The main thread reports the move it is searching once the search is this old.
 const CURRMOVE_AFTER_MS: u64 = 1000;
-/// How often a finished search looks whether it may answer yet (pondering, infinite).
-const WAIT_POLL: Duration = Duration::from_millis(1);
+/// Stack size of a search thread: deep recursion with a move list per ply.
+const STACK_BYTES: usize = 8 * 1024 * 1024;
 
-/// A node counter on its own cache line, so threads do not share lines while counting.
-#[repr(align(64))]
-#[derive(Default)]
-struct Counter(AtomicU64);
+/// Work for one search thread, given the thread's own data.
+pub type Job = Box<dyn FnOnce(&mut ThreadData) + Send>;
 
-/// The search's switchboard: flags set from outside, limits, and counters.
-pub struct Signals {
-    stop: AtomicBool,
-    halted: AtomicBool,
-    pondering: AtomicBool,
-    infinite: bool,
-    start: Instant,
-    /// Milliseconds after `start` at which the clock began to run (at `ponderhit`).
-    clock_start_ms: AtomicU64,
-    budget: Budget,
-    node_limit: Option<u64>,
-    max_depth: i32,
-    mate_limit: Option<u32>,
-    nodes: Vec<Counter>,
-    currmove: AtomicU32,
-    currmove_number: AtomicU32,
-    /// How much worse than zero a draw is for the side to move at the root (internal units).
-    pub contempt: i32,
-    /// Percent of the time to leave the processor idle (UCCI `idle`).
-    pub idle: u32,
-    draw_offer: AtomicBool,
-    answered: AtomicBool,
+/// One parked thread and the way to wake it.
+struct Thread {
+    jobs: Sender<Job>,
+    handle: JoinHandle<()>,
 }
 
-impl Signals {
-    /// Signals for a search with these limits.
-    pub fn new(limits: &Limits, budget: Budget, threads: usize) -> Self {
-        let max_depth = match (limits.depth, limits.mate) {
-            (Some(d), _) => d.clamp(1, MAX_PLY as u32 - 1) as i32,
-            (None, Some(m)) => (2 * m as i32 + 1).min(MAX_PLY as i32 - 1),
-            _ => MAX_PLY as i32 - 1,
-        };
-        Signals {
-            stop: AtomicBool::new(false),
-            halted: AtomicBool::new(false),
-            pondering: AtomicBool::new(limits.ponder),
-            infinite: limits.infinite,
-            start: Instant::now(),
-            clock_start_ms: AtomicU64::new(0),
-            budget,
-            node_limit: limits.nodes,
-            max_depth,
-            mate_limit: limits.mate,
-            nodes: (0..threads.max(1)).map(|_| Counter::default()).collect(),
-            currmove: AtomicU32::new(0),
-            currmove_number: AtomicU32::new(0),
-            contempt: 0,
-            idle: 0,
-            draw_offer: AtomicBool::new(limits.draw_offer),
-            answered: AtomicBool::new(false),
-        }
+/// The persistent search threads.
+pub struct Pool {
+    threads: Vec<Thread>,
+}
+
+impl Pool {
+    /// A pool of `n` threads (at least one).
+    pub fn new(n: usize) -> std::io::Result<Pool> {
+        let mut pool = Pool { threads: Vec::new() };
+        pool.resize(n)?;
+        Ok(pool)
     }
 
-    /// Asks the search to stop and answer (`stop`, `quit`, end of input).
-    pub fn stop(&self) {
-        self.stop.store(true, Relaxed);
+    /// The number of threads.
+    pub fn len(&self) -> usize {
+        self.threads.len()
     }
 
-    /// True once a stop was asked for from outside.
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Relaxed)
+    /// True when the pool has no thread (only after a failed start).
+    pub fn is_empty(&self) -> bool {
+        self.threads.is_empty()
     }
 
-    /// Ends the search from inside (a limit was reached, or the main thread finished). Unlike
-    /// [`Signals::stop`], this does not release an answer held back by pondering or `infinite`.
-    fn halt(&self) {
-        self.halted.store(true, Relaxed);
-    }
-
-    /// True when every thread should unwind.
-    fn over(&self) -> bool {
-        self.stopped() || self.halted.load(Relaxed)
-    }
-
-    /// The predicted move was played: the clock starts now, the search goes on.
-    /// `draw_offer`: the opponent offers a draw with it (UCCI `ponderhit draw`).
-    pub fn ponderhit(&self, draw_offer: bool) {
-        if draw_offer {
-            self.draw_offer.store(true, Relaxed);
-        }
-        self.clock_start_ms.store(self.elapsed_ms(), Relaxed);
-        self.pondering.store(false, Relaxed);
-    }
-
-    /// Marks the search as answered: called just before its `bestmove` is written, so that a
-    /// command the GUI sends in reply is never taken for this search.
-    pub fn mark_answered(&self) {
-        self.answered.store(true, Release);
-    }
-
-    /// True once the search has given (or is giving) its answer.
-    pub fn answered(&self) -> bool {
-        self.answered.load(Acquire)
-    }
-
-    /// True when the opponent offered a draw (`go draw`, `ponderhit draw`).
-    pub fn draw_offered(&self) -> bool {
-        self.draw_offer.load(Relaxed)
-    }
-
-    /// Sleeps after `busy_ms` of searching so that the idle share of the time is left free.
-    pub(super) fn rest(&self, busy_ms: u64) {
-        if self.idle > 0 && self.idle < 100 {
-            let ms = busy_ms * self.idle as u64 / (100 - self.idle as u64);
-            std::thread::sleep(Duration::from_millis(ms));
-        }
-    }
-
-    /// True while pondering.
-    pub fn pondering(&self) -> bool {
-        self.pondering.load(Relaxed)
-    }
-
-    /// Milliseconds since the search began.
-    pub fn elapsed_ms(&self) -> u64 {
-        self.start.elapsed().as_millis() as u64
-    }
-
-    /// Milliseconds on the clock: since `go`, or since `ponderhit` when pondering.
-    fn clock_ms(&self) -> u64 {
-        self.elapsed_ms().saturating_sub(self.clock_start_ms.load(Relaxed))
-    }
-
-    /// All threads' nodes.
-    pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|c| c.0.load(Relaxed)).sum()
-    }
-
-    pub(super) fn publish_nodes(&self, id: usize, nodes: u64) {
-        if let Some(c) = self.nodes.get(id) {
-            c.0.store(nodes, Relaxed);
-        }
-    }
-
-    /// True when thread `id` should look at the limits now (the node limit is exact).
-    #[inline]
-    pub(super) fn node_limited(&self, id: usize, nodes: u64) -> bool {
-        id == 0 && self.node_limit.is_some_and(|limit| nodes >= limit)
-    }
-
-    /// Decides, on the main thread, whether the hard limits are reached; every thread obeys.
-    pub(super) fn should_stop(&self, id: usize) -> bool {
-        if id == 0 && !self.over() {
-            let out_of_time =
-                !self.pondering() && self.budget.hard.is_some_and(|h| self.clock_ms() >= h);
-            let out_of_nodes = self.node_limit.is_some_and(|l| self.total_nodes() >= l);
-            if out_of_time || out_of_nodes {
-                self.halt();
+    /// Grows or shrinks the pool to `n` threads (at least one); only between searches. New
+    /// threads start with empty tables. On error the threads started so far are kept.
+    pub fn resize(&mut self, n: usize) -> std::io::Result<()> {
+        let n = n.max(1);
+        while self.threads.len() > n {
+            if let Some(t) = self.threads.pop() {
+                // Closing its channel ends the thread's loop once its queue is done.
+                drop(t.jobs);
+                let _ = t.handle.join();
             }
         }
-        self.over()
+        while self.threads.len() < n {
+            let (jobs, inbox) = crossbeam_channel::unbounded::<Job>();
+            let handle = std::thread::Builder::new()
+                .name(format!("search-{}", self.threads.len()))
+                .stack_size(STACK_BYTES)
+                .spawn(move || {
+                    let mut data = ThreadData::default();
+                    for job in inbox {
+                        job(&mut data);
+                    }
+                })?;
+            self.threads.push(Thread { jobs, handle });
+        }
+        Ok(())
     }
 
-    pub(super) fn set_currmove(&self, m: Move, number: usize) {
-        self.currmove.store(m.raw() as u32, Relaxed);
-        self.currmove_number.store(number as u32, Relaxed);
+    /// Queues `job` on thread `i`. Jobs on one thread run in the order they were queued.
+    pub fn run_on(&self, i: usize, job: Job) {
+        if let Some(t) = self.threads.get(i) {
+            // A thread only goes away with the pool, so the send cannot fail.
+            let _ = t.jobs.send(job);
+        }
     }
 
-    /// After an iteration: true when thread `id` should not start another one.
-    pub(super) fn iteration_done(&self, id: usize, depth: i32, score: i32) -> bool {
-        if self.over() || depth >= self.max_depth {
-            return true;
+    /// Clears every thread's tables (a new game). Queued, so it happens before any later job.
+    pub fn clear(&self) {
+        for i in 0..self.len() {
+            self.run_on(i, Box::new(ThreadData::clear));
         }
-        if id != 0 {
-            return false;
-        }
-        // `go mate n`: a mate in at most n moves (2n - 1 plies) is what was asked for.
-        if let Some(m) = self.mate_limit
-            && score >= MATE_BOUND
-            && MATE - score < 2 * m as i32
-        {
-            return true;
-        }
-        !self.pondering() && self.budget.soft.is_some_and(|s| self.clock_ms() >= s)
     }
 
-    /// Blocks until the search may answer: UCI forbids a `bestmove` while pondering or in an
-    /// infinite search before `stop` (or `ponderhit`).
-    pub fn wait_until_answerable(&self) {
-        while !self.stopped() && (self.pondering() || self.infinite) {
-            std::thread::sleep(WAIT_POLL);
+    /// Starts a search of `board` over `root` (non-empty) on every thread and returns at
+    /// once. When the search is over and the helpers have stopped, thread 0 calls `finish`
+    /// with the answer; the caller decides there when and how to answer.
+    pub fn start<G: Inspect>(
+        &self,
+        search: Search<G>,
+        finish: impl FnOnce(Answer) + Send + 'static,
+    ) {
+        let helpers = self.len().saturating_sub(1);
+        let latch = Arc::new(Latch::new(helpers));
+        for id in 1..=helpers {
+            let (board, moves) = (search.board.clone(), search.root.clone());
+            let (tt, signals, latch) = (search.tt.clone(), search.signals.clone(), latch.clone());
+            self.run_on(
+                id,
+                Box::new(move |data| {
+                    {
+                        let mut w = Worker::new(board, moves, &tt, &signals, id, data);
+                        w.iterate(MAX_PLY as i32, |_, _, _, _| {});
+                    }
+                    // Let go of the shared table before saying so: the controller may resize
+                    // it as soon as the answer is out.
+                    drop((tt, signals));
+                    latch.count_down();
+                }),
+            );
+        }
+        self.run_on(
+            0,
+            Box::new(move |data| {
+                let answer = main_thread(&search, data);
+                latch.wait();
+                let nodes = search.signals.total_nodes();
+                drop(search);
+                finish(Answer { nodes, ..answer });
+            }),
+        );
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        let _ = self.resize_to_zero();
+    }
+}
+
+impl Pool {
+    fn resize_to_zero(&mut self) -> std::thread::Result<()> {
+        for t in self.threads.drain(..) {
+            drop(t.jobs);
+            t.handle.join()?;
+        }
+        Ok(())
+    }
+}
+
+/// Counts helper threads down to zero; thread 0 waits on it before answering.
+struct Latch {
+    left: Mutex<usize>,
+    done: Condvar,
+}
+
+impl Latch {
+    fn new(n: usize) -> Self {
+        Latch { left: Mutex::new(n), done: Condvar::new() }
+    }
+
+    fn count_down(&self) {
+        let mut left = self.left.lock();
+        *left = left.saturating_sub(1);
+        if *left == 0 {
+            self.done.notify_all();
+        }
+    }
+
+    fn wait(&self) {
+        let mut left = self.left.lock();
+        while *left > 0 {
+            self.done.wait(&mut left);
         }
     }
 }
 
-/// Sends reports to the GUI in the session's protocol.
-#[derive(Clone)]
-pub struct Reporter {
-    /// The shared writer.
-    pub out: Arc<Output>,
-    /// The session's protocol.
-    pub protocol: Protocol,
+/// Everything one search needs, shared with the threads that run it.
+pub struct Search<G: Game> {
+    /// The root position.
+    pub board: G,
+    /// The root moves to search (after `searchmoves` and `banmoves`); not empty.
+    pub root: Vec<Move>,
+    /// What to report.
+    pub view: View,
+    /// The shared table.
+    pub tt: Arc<Table>,
+    /// Limits and flags.
+    pub signals: Arc<Signals>,
+    /// Where reports go.
+    pub sink: Arc<dyn Sink>,
 }
 
-impl Reporter {
-    /// Formats and writes one report.
-    pub fn send(&self, report: &Report) {
-        self.out.line(&self.protocol.format(report));
-    }
-}
+/// The main thread's search: iterative deepening with reports; the helpers are halted when it
+/// ends.
+fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
+    let (board, signals, sink, view, tt) = (&s.board, &*s.signals, &*s.sink, &s.view, &*s.tt);
+    let last_progress = AtomicU64::new(0);
+    let last_currmove = AtomicU32::new(0);
+    let on_check = |current_line: &[Move]| {
+        let now = signals.elapsed_ms();
+        if now >= last_progress.load(Relaxed) + PROGRESS_MS {
+            last_progress.store(now, Relaxed);
+            sink.send(&Report::Progress { nodes: signals.total_nodes(), time_ms: now });
+            if view.currline {
+                sink.send(&Report::CurrLine { line: line_text(board, current_line) });
+            }
+        }
+        let current = signals.currmove.load(Relaxed);
+        if now >= CURRMOVE_AFTER_MS && current != last_currmove.load(Relaxed) {
+            last_currmove.store(current, Relaxed);
+            let m = Move::from_raw(current as u16);
+            if board.is_legal(m) {
+                sink.send(&Report::CurrMove {
+                    mv: board.move_text(m),
+                    number: signals.currmove_number.load(Relaxed) as usize,
+                });
+            }
+        }
+    };
+    let mut main = Worker::new(board.clone(), s.root.clone(), tt, signals, 0, data);
+    main.set_on_check(&on_check);
+    main.set_multipv(view.multipv);
+    let line = main.iterate(signals.max_depth, |w, depth, lines, fail| {
+        let time_ms = signals.elapsed_ms();
+        let nodes = signals.total_nodes().max(w.nodes);
+        let hashfull = tt.hashfull();
+        let (range, bound) = match fail {
+            Some(tt::Bound::Lower) => (lines..lines + 1, Bound::Lower),
+            Some(_) => (lines..lines + 1, Bound::Upper),
+            None => (0..lines, Bound::Exact),
+        };
+        for k in range {
+            let rm = &w.root_moves[k];
+            let score =
+                if fail.is_some() || rm.score > -INFINITE { rm.score } else { rm.prev_score };
+            sink.send(&Report::Iteration {
+                depth: depth as u32,
+                seldepth: w.seldepth.max(depth as usize) as u32,
+                multipv: k as u32 + 1,
+                score: to_eval::<G>(score),
+                wdl: view.wdl.then(|| wdl(score)),
+                bound,
+                nodes,
+                time_ms,
+                hashfull,
+                pv: line_text(board, &rm.pv),
+            });
+        }
+        if view.move_names && fail.is_none() {
+            let names = line_names(board, &w.root_moves[0].pv);
+            sink.send(&Report::Message(format!("pv {}", names.join(" "))));
+        }
+        if view.refutations && fail.is_none() {
+            for rm in &w.root_moves {
+                let line = if rm.pv.len() > 1 || rm.reply.is_none() {
+                    rm.pv.clone()
+                } else {
+                    vec![rm.mv, rm.reply]
+                };
+                sink.send(&Report::Refutation { line: line_text(board, &line) });
+            }
+        }
+    });
+    // Publish the main thread's final count before the helpers are told to stop.
+    signals.publish_nodes(0, main.nodes);
+    signals.halt();
 
-/// What the GUI asked to see of the search (UCI options).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct View {
-    /// Lines to report (MultiPV).
-    pub multipv: usize,
-    /// Add `wdl` to scores.
-    pub wdl: bool,
-    /// Report the line being searched once a second.
-    pub currline: bool,
-    /// Report each root move's refutation after each iteration.
-    pub refutations: bool,
-    /// Add the principal variation in the game's traditional notation as a message.
-    pub move_names: bool,
-}
-
-impl Default for View {
-    fn default() -> Self {
-        View { multipv: 1, wdl: false, currline: false, refutations: false, move_names: false }
-    }
+    let best = line.pv.first().copied();
+    let ponder =
+        line.pv.get(1).copied().or_else(|| best.and_then(|m| ponder_from_tt(board, m, tt)));
+    Answer { best, ponder, score: line.score, depth: line.depth.max(0) as u32, nodes: 0 }
 }
 
 /// Win/draw/loss chances in permille for the side to move, from a logistic model of the score:
@@ -316,112 +350,6 @@ fn write_line<G: Game>(
     out
 }
 
-/// Searches `board` over `root_moves` (already filtered by `searchmoves`/`banmoves`, non-empty)
-/// on `threads` threads, reporting each iteration; returns when the search is over. The caller
-/// prints the `bestmove`, after [`Signals::wait_until_answerable`].
-pub fn search<G: Inspect>(
-    board: &G,
-    root_moves: Vec<Move>,
-    threads: usize,
-    view: &View,
-    tt: &Table,
-    signals: &Signals,
-    reporter: &Reporter,
-) -> Answer {
-    let last_progress = AtomicU64::new(0);
-    let last_currmove = AtomicU32::new(0);
-    let on_check = |current_line: &[Move]| {
-        let now = signals.elapsed_ms();
-        if now >= last_progress.load(Relaxed) + PROGRESS_MS {
-            last_progress.store(now, Relaxed);
-            reporter.send(&Report::Progress { nodes: signals.total_nodes(), time_ms: now });
-            if view.currline {
-                reporter.send(&Report::CurrLine { line: line_text(board, current_line) });
-            }
-        }
-        let current = signals.currmove.load(Relaxed);
-        if now >= CURRMOVE_AFTER_MS && current != last_currmove.load(Relaxed) {
-            last_currmove.store(current, Relaxed);
-            let m = Move::from_raw(current as u16);
-            if board.is_legal(m) {
-                reporter.send(&Report::CurrMove {
-                    mv: board.move_text(m),
-                    number: signals.currmove_number.load(Relaxed) as usize,
-                });
-            }
-        }
-    };
-
-    let line = std::thread::scope(|scope| {
-        for id in 1..threads.max(1) {
-            let (board, moves) = (board.clone(), root_moves.clone());
-            scope.spawn(move || {
-                let mut w = Worker::new(board, moves, tt, signals, id);
-                w.iterate(MAX_PLY as i32, |_, _, _, _| {});
-            });
-        }
-        let mut main = Worker::new(board.clone(), root_moves, tt, signals, 0);
-        main.set_on_check(&on_check);
-        main.set_multipv(view.multipv);
-        let line = main.iterate(signals.max_depth, |w, depth, lines, fail| {
-            let time_ms = signals.elapsed_ms();
-            let nodes = signals.total_nodes().max(w.nodes);
-            let hashfull = tt.hashfull();
-            let (range, bound) = match fail {
-                Some(tt::Bound::Lower) => (lines..lines + 1, Bound::Lower),
-                Some(_) => (lines..lines + 1, Bound::Upper),
-                None => (0..lines, Bound::Exact),
-            };
-            for k in range {
-                let rm = &w.root_moves[k];
-                let score =
-                    if fail.is_some() || rm.score > -INFINITE { rm.score } else { rm.prev_score };
-                reporter.send(&Report::Iteration {
-                    depth: depth as u32,
-                    seldepth: w.seldepth.max(depth as usize) as u32,
-                    multipv: k as u32 + 1,
-                    score: to_eval::<G>(score),
-                    wdl: view.wdl.then(|| wdl(score)),
-                    bound,
-                    nodes,
-                    time_ms,
-                    hashfull,
-                    pv: line_text(board, &rm.pv),
-                });
-            }
-            if view.move_names && fail.is_none() {
-                let names = line_names(board, &w.root_moves[0].pv);
-                reporter.send(&Report::Message(format!("pv {}", names.join(" "))));
-            }
-            if view.refutations && fail.is_none() {
-                for rm in &w.root_moves {
-                    let line = if rm.pv.len() > 1 || rm.reply.is_none() {
-                        rm.pv.clone()
-                    } else {
-                        vec![rm.mv, rm.reply]
-                    };
-                    reporter.send(&Report::Refutation { line: line_text(board, &line) });
-                }
-            }
-        });
-        // Publish the main thread's final count before the helpers are told to stop.
-        signals.publish_nodes(0, main.nodes);
-        signals.halt();
-        line
-    });
-
-    let best = line.pv.first().copied();
-    let ponder =
-        line.pv.get(1).copied().or_else(|| best.and_then(|m| ponder_from_tt(board, m, tt)));
-    Answer {
-        best,
-        ponder,
-        score: line.score,
-        depth: line.depth.max(0) as u32,
-        nodes: signals.total_nodes(),
-    }
-}
-
 /// The hash move of the position after `best`, as the expected reply.
 fn ponder_from_tt<G: Game>(board: &G, best: Move, tt: &Table) -> Option<Move> {
     let mut b = board.clone();
@@ -431,11 +359,11 @@ fn ponder_from_tt<G: Game>(board: &G, best: Move, tt: &Table) -> Option<Move> {
 }
 
 /// The legal root moves, restricted to `only` when it is not empty and without `banned`.
-/// Returns the moves and the texts of `only`/`banned` that are not legal here.
+/// Returns the moves and the texts of `only` that are not legal here.
 pub fn root_moves<G: Game>(
     board: &G,
     only: &[String],
-    banned: &[String],
+    banned: &[Move],
 ) -> (Vec<Move>, Vec<String>) {
     let mut list = MoveList::new();
     board.legal_moves(&mut list);
@@ -453,8 +381,126 @@ pub fn root_moves<G: Game>(
             .collect()
     };
     let only = parse(only);
-    let banned = parse(banned);
     // A `searchmoves` with no legal move in it restricts nothing (its bad moves are reported).
     list.retain(|m| (only.is_empty() || only.contains(&m)) && !banned.contains(&m));
     (list.as_slice().to_vec(), rejected)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Chess;
+    use crate::command::Limits;
+    use crate::report::Discard;
+    use crate::search::time::Budget;
+    use std::time::Duration;
+
+    /// A generous bound for an answer that should come at once: the machine may be busy.
+    const PATIENCE: Duration = Duration::from_secs(10);
+
+    fn search(board: Chess, limits: &Limits, pool: &Pool) -> (Search<Chess>, Arc<Signals>) {
+        let (root, _) = root_moves(&board, &[], &[]);
+        let budget = Budget::plan(limits, 0, 0, false);
+        let signals = Arc::new(Signals::new(limits, budget, pool.len()));
+        let s = Search {
+            board,
+            root,
+            view: View::default(),
+            tt: Arc::new(Table::new(1)),
+            signals: signals.clone(),
+            sink: Arc::new(Discard),
+        };
+        (s, signals)
+    }
+
+    /// Starts a search and returns the channel its answer arrives on.
+    fn start(pool: &Pool, limits: &Limits) -> (crossbeam_channel::Receiver<Answer>, Arc<Signals>) {
+        let (s, signals) = search(Chess::startpos(), limits, pool);
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        pool.start(s, move |a| {
+            let _ = tx.send(a);
+        });
+        (rx, signals)
+    }
+
+    /// Runs `read` on thread 0's data and returns what it says.
+    fn inspect<T: Send + 'static>(pool: &Pool, read: fn(&ThreadData) -> T) -> T {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        pool.run_on(
+            0,
+            Box::new(move |data| {
+                let _ = tx.send(read(data));
+            }),
+        );
+        rx.recv_timeout(PATIENCE).expect("the thread answers")
+    }
+
+    #[test]
+    fn history_survives_between_searches_until_cleared() {
+        let pool = Pool::new(1).expect("threads start");
+        let depth = |d| Limits { depth: Some(d), ..Default::default() };
+        let (answer, _) = start(&pool, &depth(7));
+        assert!(answer.recv_timeout(PATIENCE).expect("an answer").best.is_some());
+        // The quiet move the first search liked best, and how much.
+        let (side, m, value) = inspect(&pool, |d| d.history.best_quiet());
+        assert!(value > 0, "the first search rewarded some quiet move");
+        // The next search starts from what the first one learned.
+        let (answer, _) = start(&pool, &depth(1));
+        answer.recv_timeout(PATIENCE).expect("an answer");
+        let kept = {
+            let (tx, rx) = crossbeam_channel::bounded(1);
+            pool.run_on(
+                0,
+                Box::new(move |d| {
+                    let _ = tx.send(d.history.quiet(side, m));
+                }),
+            );
+            rx.recv_timeout(PATIENCE).expect("the thread answers")
+        };
+        assert!(kept >= value, "history kept from one go to the next: {kept} < {value}");
+        // A new game clears it.
+        pool.clear();
+        let (_, _, value) = inspect(&pool, |d| d.history.best_quiet());
+        assert_eq!(value, 0, "a new game clears the history");
+    }
+
+    #[test]
+    fn a_stop_always_gets_an_answer() {
+        let pool = Pool::new(2).expect("threads start");
+        let infinite = Limits { infinite: true, ..Default::default() };
+        for round in 0..50 {
+            let (answer, signals) = start(&pool, &infinite);
+            if round % 2 == 1 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            signals.stop();
+            let a = answer.recv_timeout(PATIENCE).expect("a stopped search answers");
+            assert!(a.best.is_some(), "round {round}: depth 1 always completes");
+        }
+    }
+
+    #[test]
+    fn a_ponderhit_turns_pondering_into_a_timed_search() {
+        let pool = Pool::new(1).expect("threads start");
+        let ponder = Limits { ponder: true, movetime: Some(20), ..Default::default() };
+        for _ in 0..20 {
+            let (answer, signals) = start(&pool, &ponder);
+            signals.ponderhit(false);
+            let a = answer.recv_timeout(PATIENCE).expect("the timed search ends by itself");
+            assert!(a.best.is_some());
+            // The answer may be given only once pondering is over.
+            assert!(!signals.pondering());
+        }
+    }
+
+    #[test]
+    fn the_pool_grows_and_shrinks_between_searches() {
+        let mut pool = Pool::new(1).expect("threads start");
+        for n in [3, 1, 2] {
+            pool.resize(n).expect("threads start");
+            assert_eq!(pool.len(), n);
+            let (answer, _) = start(&pool, &Limits { depth: Some(4), ..Default::default() });
+            assert!(answer.recv_timeout(PATIENCE).expect("an answer").best.is_some());
+        }
+    }
 }

@@ -1,10 +1,8 @@
 //! The time manager: turns `go` limits into a soft limit (do not start another iteration) and a
 //! hard limit (stop now), both measured from the moment the search (or `ponderhit`) began.
 
-use crate::protocol::{Clock, Limits};
+use crate::command::{Clock, Limits};
 
-/// Milliseconds kept back from every clock for GUI and pipe latency.
-pub const DEFAULT_OVERHEAD_MS: u64 = 30;
 /// Moves assumed to remain when the GUI does not say (sudden death / increment).
 const MOVES_HORIZON: u64 = 30;
 /// Share of the remaining time one move may take at most.
@@ -45,17 +43,17 @@ impl Budget {
         let usable = time.saturating_sub(overhead);
         let horizon = movestogo.map(|m| m.clamp(1, 50) as u64).unwrap_or(MOVES_HORIZON);
         // An even share of what is left plus most of the increment...
-        let mut base = usable / horizon + inc * 3 / 4;
+        let mut base = (usable / horizon).saturating_add(inc.saturating_mul(3) / 4);
         // With pondering on, part of the thinking happens on the opponent's time.
         if ponder {
-            base += base / PONDER_BONUS;
+            base = base.saturating_add(base / PONDER_BONUS);
         }
         // ...but never more than a safe share of the clock. The clock is refilled after
         // `movestogo` moves, so the last moves before it may take their whole share: the
         // last one (UCCI's `go time t movestogo 1`, a fixed time per move) all of it.
         let share = movestogo.map_or(MAX_SHARE, |m| MAX_SHARE.max(1.0 / m.max(1) as f64));
         let cap = ((usable as f64) * share) as u64;
-        let hard = (base * 3).min(cap).max(MIN_THINK_MS.min(usable.max(1)));
+        let hard = base.saturating_mul(3).min(cap).max(MIN_THINK_MS.min(usable.max(1)));
         let soft = ((base as f64) * SOFT_SHARE * 1.6) as u64;
         Budget { soft: Some(soft.min(hard).max(1)), hard: Some(hard.max(1)) }
     }
@@ -108,5 +106,50 @@ mod tests {
         assert_eq!(two.hard, Some(35), "half of it with two moves to go");
         let many = Budget::plan(&clock(20), 0, 30, false);
         assert!(many.hard.unwrap() <= 28, "a safe share with many moves to go");
+    }
+
+    #[test]
+    fn the_increment_is_spent_but_never_more_than_the_clock_allows() {
+        let clock = |time, inc| Limits {
+            clock: Some(Clock::Own { time, inc, movestogo: None }),
+            ..Default::default()
+        };
+        let without = Budget::plan(&clock(10_000, 0), 0, 30, false);
+        let with = Budget::plan(&clock(10_000, 1_000), 0, 30, false);
+        assert!(with.soft > without.soft && with.hard > without.hard);
+        // An absurd increment from input neither overflows nor spends more than the share cap.
+        let huge = Budget::plan(&clock(10_000, u64::MAX), 0, 30, false);
+        assert!(huge.hard.unwrap() <= (10_000 - 30) * 4 / 10 + 1);
+        assert!(huge.soft <= huge.hard);
+    }
+
+    #[test]
+    fn overhead_beyond_the_clock_still_leaves_a_move() {
+        let l = Limits {
+            clock: Some(Clock::Own { time: 10, inc: 0, movestogo: None }),
+            ..Default::default()
+        };
+        let b = Budget::plan(&l, 0, 5_000, false);
+        assert_eq!((b.soft, b.hard), (Some(1), Some(1)));
+        let m = Limits { movetime: Some(10), ..Default::default() };
+        assert_eq!(Budget::plan(&m, 0, 5_000, false).hard, Some(1));
+    }
+
+    #[test]
+    fn movestogo_is_read_sanely() {
+        let clock = |movestogo| Limits {
+            clock: Some(Clock::Sides {
+                time: [Some(60_000), Some(60_000)],
+                inc: [0, 0],
+                movestogo: Some(movestogo),
+            }),
+            ..Default::default()
+        };
+        // Zero moves to go is read as one, and more than fifty as fifty.
+        assert_eq!(Budget::plan(&clock(0), 0, 0, false), Budget::plan(&clock(1), 0, 0, false));
+        assert_eq!(Budget::plan(&clock(500), 1, 0, false), Budget::plan(&clock(50), 1, 0, false));
+        let (soon, late) =
+            (Budget::plan(&clock(5), 0, 0, false), Budget::plan(&clock(40), 0, 0, false));
+        assert!(soon.soft > late.soft, "fewer moves to go, more time each");
     }
 }

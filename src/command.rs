@@ -1,0 +1,201 @@
+//! What comes in: the protocol-neutral commands that the front-ends make of input lines and
+//! the controller executes.
+//!
+//! Nothing here is protocol text. Where the protocols differ in behaviour rather than in
+//! spelling, the difference is data: a front-end states its conventions once, as a
+//! [`Dialect`], and puts the rest into the commands it builds (UCI's `go depth 0` arrives as
+//! depth 1, UCCI's as depth 0, which asks for the static score).
+
+use crate::game::{Style, Variant};
+use parking_lot::{Condvar, Mutex};
+
+/// Where a position starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The game's standard starting position.
+    Startpos,
+    /// A position given as FEN.
+    Fen(String),
+}
+
+/// What `go` asks for, in protocol-neutral form. Times are in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop after this many plies of iterative deepening. Depth 0 asks for the static
+    /// (quiescence) score and no move, as UCCI's `go depth 0` does.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Search exactly this long.
+    pub movetime: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder: search without the clock until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// The clock, if the GUI sent one.
+    pub clock: Option<Clock>,
+    /// Only these root moves (game notation).
+    pub searchmoves: Vec<String>,
+    /// Count the move tree instead of searching.
+    pub perft: Option<u32>,
+    /// The opponent offers a draw (UCCI `go draw`).
+    pub draw_offer: bool,
+    /// Arguments that could not be read; each names the offending token. The rest of the
+    /// command still runs, because every `go` must be answered.
+    pub errors: Vec<String>,
+}
+
+impl Limits {
+    /// True when the search has no natural end and waits for `stop`.
+    pub fn is_unbounded(&self) -> bool {
+        self.infinite
+            || (self.perft.is_none()
+                && self.depth.is_none()
+                && self.nodes.is_none()
+                && self.movetime.is_none()
+                && self.mate.is_none()
+                && self.clock.is_none())
+    }
+}
+
+/// A clock as GUIs send it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// UCI style: both sides' times and increments, indexed by side.
+    Sides {
+        /// Remaining time of white/red and black, if given.
+        time: [Option<u64>; 2],
+        /// Increment of white/red and black.
+        inc: [u64; 2],
+        /// Moves until the next time control.
+        movestogo: Option<u32>,
+    },
+    /// UCCI style: the side to move's own time.
+    Own {
+        /// Remaining time.
+        time: u64,
+        /// Increment per move.
+        inc: u64,
+        /// Moves until the next time control.
+        movestogo: Option<u32>,
+    },
+}
+
+/// A protocol-neutral command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// The handshake (`uci`, `ucci`): identify and list options.
+    Hello,
+    /// `isready`.
+    IsReady,
+    /// A new game: clear hash and history.
+    NewGame,
+    /// Set an option; the name is kept as given, matching is case-insensitive.
+    SetOption {
+        /// The option's name.
+        name: String,
+        /// Its value, if any.
+        value: Option<String>,
+    },
+    /// Set up a position.
+    Position {
+        /// The starting point.
+        start: Start,
+        /// Moves played from it, in game notation.
+        moves: Vec<String>,
+    },
+    /// A `position` command that could not be read. It takes its turn like any `position`:
+    /// the error is reported and no position is valid until the next good one, so that a
+    /// following `go` answers nothing instead of searching the previous position.
+    BadPosition(String),
+    /// Exclude root moves until the next `position` (UCCI `banmoves`).
+    BanMoves(Vec<String>),
+    /// Start searching.
+    Go(Limits),
+    /// Stop searching and answer.
+    Stop,
+    /// The predicted move was played: pondering becomes a timed search.
+    PonderHit {
+        /// The opponent offers a draw with it (UCCI `ponderhit draw`).
+        draw_offer: bool,
+    },
+    /// Switch debug output.
+    Debug(bool),
+    /// `register`: Chariot needs no registration and says so.
+    Register,
+    /// `help`: the commands of the protocol in use.
+    Help,
+    /// `d`: the board as text; `None` uses the session's default style.
+    Display(Option<Style>),
+    /// `eval`: the static evaluation and its terms.
+    Eval,
+    /// `flip`: replace the position by its colour mirror.
+    Flip,
+    /// Leave.
+    Quit,
+}
+
+/// The conventions of the protocol a session speaks, stated once by its front-end so that the
+/// controller never asks which protocol it is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Dialect {
+    /// The game the protocol plays, when it plays only one (UCCI: xiangqi).
+    pub game: Option<Variant>,
+    /// `quit` is answered with a farewell (UCCI `bye`).
+    pub farewell: bool,
+    /// A `stop` while no search runs is answered with "no move" (UCCI `nobestmove`).
+    pub answer_idle_stop: bool,
+    /// An option the engine does not know is ignored without an error (UCCI).
+    pub ignore_unknown_options: bool,
+}
+
+/// What the reader thread tells the controller.
+#[derive(Debug)]
+pub enum Event {
+    /// The session speaks a protocol with these conventions from now on (sent once, before
+    /// its first command).
+    Dialect(Dialect),
+    /// A parsed command.
+    Command(Command),
+    /// A line that could not be parsed, and why.
+    Bad(String),
+    /// Input has ended.
+    Eof,
+    /// A raw input line, for the debug log. Sent before the line's own event, so that the
+    /// controller logs it in order with the options that open and close the log.
+    Line(String),
+}
+
+/// Holds the reader back while a `go` read in UCCI batch mode is unanswered, so that a
+/// redirected command file runs line after line (the spec's batch mode).
+#[derive(Default)]
+pub struct Gate {
+    outstanding: Mutex<u64>,
+    answered: Condvar,
+}
+
+impl Gate {
+    /// Called by the reader before it forwards a batch-mode `go`.
+    pub fn hold(&self) {
+        *self.outstanding.lock() += 1;
+    }
+
+    /// Blocks the reader until every held `go` has been answered.
+    pub fn wait(&self) {
+        let mut n = self.outstanding.lock();
+        while *n > 0 {
+            self.answered.wait(&mut n);
+        }
+    }
+
+    /// Called by the controller after each `go` is answered.
+    pub fn answered(&self) {
+        let mut n = self.outstanding.lock();
+        if *n > 0 {
+            *n -= 1;
+            self.answered.notify_all();
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! A position of either game, chosen once per command; and the texts of `d` and `eval`.
+
+use crate::chess::Chess;
+use crate::command::Start;
+use crate::game::{Game, Inspect, Move, Side, Style, Variant};
+use crate::options::Settings;
+use crate::xiangqi::Xiangqi;
+
+/// A position of either game.
+#[derive(Clone)]
+pub enum Board {
+    /// A chess position.
+    Chess(Box<Chess>),
+    /// A xiangqi position.
+    Xiangqi(Box<Xiangqi>),
+}
+
+/// Runs `$body` with `$b` bound to the board of whichever game `$board` holds: the one place
+/// where the controller goes from a runtime choice of game to code compiled for one game.
+macro_rules! with_board {
+    ($board:expr, $b:ident => $body:expr) => {
+        match $board {
+            $crate::engine::board::Board::Chess($b) => $body,
+            $crate::engine::board::Board::Xiangqi($b) => $body,
+        }
+    };
+}
+pub(crate) use with_board;
+
+impl From<Chess> for Board {
+    fn from(b: Chess) -> Board {
+        Board::Chess(Box::new(b))
+    }
+}
+
+impl From<Xiangqi> for Board {
+    fn from(b: Xiangqi) -> Board {
+        Board::Xiangqi(Box::new(b))
+    }
+}
+
+impl Board {
+    /// The starting position of `variant`.
+    pub fn startpos(variant: Variant) -> Board {
+        match variant {
+            Variant::Chess => Chess::startpos().into(),
+            Variant::Xiangqi => Xiangqi::startpos().into(),
+        }
+    }
+
+    /// Sets up `start` and plays `moves` in `variant` with the rules `settings` choose;
+    /// on error nothing is applied and the message names the bad FEN field or the first bad
+    /// move. Also returns the last move played, if any.
+    pub fn setup(
+        variant: Variant,
+        start: &Start,
+        moves: &[String],
+        settings: &Settings,
+    ) -> Result<(Board, Option<Move>), String> {
+        fn build<G: Game>(
+            start: &Start,
+            moves: &[String],
+            prepare: impl FnOnce(&mut G),
+        ) -> Result<(G, Option<Move>), String> {
+            let mut board = match start {
+                Start::Startpos => G::startpos(),
+                Start::Fen(fen) => G::from_fen(fen).map_err(|e| format!("invalid FEN: {e}"))?,
+            };
+            prepare(&mut board);
+            let mut last = None;
+            for (i, text) in moves.iter().enumerate() {
+                let m = board.parse_move(text).map_err(|e| format!("move {} {e}", i + 1))?;
+                board.make(m);
+                last = Some(m);
+            }
+            Ok((board, last))
+        }
+        Ok(match variant {
+            Variant::Chess => {
+                let (b, last) =
+                    build(start, moves, |b: &mut Chess| b.set_chess960(settings.chess960))?;
+                (b.into(), last)
+            }
+            Variant::Xiangqi => {
+                let (b, last) = build(start, moves, |b: &mut Xiangqi| {
+                    b.set_move_limit(settings.drawmoves);
+                    b.set_rules(settings.rules);
+                })?;
+                (b.into(), last)
+            }
+        })
+    }
+
+    /// Applies the rule settings that a board carries (Chess960 notation, the xiangqi move
+    /// limit and repetition rules).
+    pub fn apply(&mut self, settings: &Settings) {
+        match self {
+            Board::Chess(b) => b.set_chess960(settings.chess960),
+            Board::Xiangqi(b) => {
+                b.set_move_limit(settings.drawmoves);
+                b.set_rules(settings.rules);
+            }
+        }
+    }
+}
+
+/// Guesses the game from a FEN's shape: ten ranks mean xiangqi, eight mean chess.
+pub fn variant_of_fen(fen: &str) -> Option<Variant> {
+    let board = fen.split_whitespace().next()?;
+    match board.split('/').count() {
+        8 => Some(Variant::Chess),
+        10 => Some(Variant::Xiangqi),
+        _ => None,
+    }
+}
+
+/// The text of `d`: the board, side to move, FEN, key, checkers, and the last move with its
+/// name in the game's tradition (`last`: the move that led here, if known).
+pub fn display_text<G: Inspect>(board: &G, style: Style, last: Option<Move>) -> String {
+    let side = match (G::VARIANT, board.side_to_move()) {
+        (_, Side::Second) => "black",
+        (Variant::Chess, Side::First) => "white",
+        (Variant::Xiangqi, Side::First) => "red",
+    };
+    let checkers = board.checkers();
+    // The move is named in the position it was played from.
+    let last = last.map(|m| {
+        let mut before = board.clone();
+        before.unmake();
+        let (text, name) = (before.move_text(m), before.move_name(m));
+        if name == text { name } else { format!("{text} ({name})") }
+    });
+    format!(
+        "{}\nSide to move: {side}\nFen: {}\nKey: {:016X}\nCheckers: {}\nLast move: {}",
+        board.board_text(style),
+        board.fen(),
+        board.key(),
+        if checkers.is_empty() { "-".to_string() } else { checkers.join(" ") },
+        last.unwrap_or_else(|| "-".to_string()),
+    )
+}
+
+/// The text of `eval`: each term for each side in protocol units, then the total.
+pub fn eval_text<G: Inspect>(board: &G) -> String {
+    let unit = G::UNITS_PER_CP;
+    let (first, second) = match G::VARIANT {
+        Variant::Chess => ("White", "Black"),
+        Variant::Xiangqi => ("Red", "Black"),
+    };
+    let mut out = format!("{:>14} | {first:>8} | {second:>8} | {:>8}\n", "Term", "Total");
+    out.push_str(&format!("{:-<14}-+-{:-<8}-+-{:-<8}-+-{:-<8}\n", "", "", "", ""));
+    let mut total = 0;
+    for t in board.eval_terms() {
+        let diff = t.first - t.second;
+        total += diff;
+        out.push_str(&format!(
+            "{:>14} | {:>8} | {:>8} | {:>8}\n",
+            t.name,
+            t.first / unit,
+            t.second / unit,
+            diff / unit
+        ));
+    }
+    let stm = board.evaluate();
+    let units = match G::VARIANT {
+        Variant::Chess => "centipawns",
+        Variant::Xiangqi => "UCCI units, a horse = 100",
+    };
+    out.push_str(&format!(
+        "\nEvaluation: {} for {first} ({}, {units}); {} for the side to move",
+        total / unit,
+        if total >= 0 { "ahead or level" } else { "behind" },
+        stm / unit
+    ));
+    out
+}

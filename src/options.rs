@@ -1,0 +1,640 @@
+//! The engine's options, declared once: [`TABLE`] holds each option with its UCI and UCCI
+//! names, its type, default and range, what it does, and a line for the README. The `uci` and
+//! `ucci` announcements, `setoption` checking, range errors and the README's option tables all
+//! come from it, so a new option is one entry.
+//!
+//! Names match case-insensitively, and either protocol's spelling is accepted in both
+//! (`Hash` / `hashsize`).
+
+use crate::game::{Style, Variant};
+use crate::report::View;
+use crate::xiangqi::rules::RuleSet;
+
+/// The default hash table size, in MB.
+pub const HASH_DEFAULT: i64 = 16;
+/// The largest hash table accepted, in MB.
+pub const HASH_MAX: i64 = 65_536;
+/// The most search threads accepted.
+pub const THREADS_MAX: i64 = 256;
+/// Milliseconds kept back from every clock for GUI and pipe latency, by default.
+pub const OVERHEAD_DEFAULT: i64 = 30;
+/// The most milliseconds of move overhead accepted.
+pub const OVERHEAD_MAX: i64 = 5_000;
+/// Xiangqi's natural move limit by default: 120 plies (60 moves) without a capture.
+pub const DRAWMOVES_DEFAULT: i64 = 120;
+/// The longest natural move limit accepted.
+pub const DRAWMOVES_MAX: i64 = 1000;
+/// The most lines MultiPV accepts.
+pub const MULTIPV_MAX: i64 = 256;
+/// The idle levels and the share of thinking time each leaves free (percent).
+const IDLE_LEVELS: [(&str, u32); 4] = [("none", 0), ("small", 25), ("medium", 50), ("large", 75)];
+/// The repetition rule sets, by name.
+const RULE_NAMES: &[&str] = &["asianrule", "checkban", "alwaysdraw"];
+/// The games, by name.
+const GAMES: &[&str] = &["chess", "xiangqi"];
+/// What `UCI_EngineAbout` says.
+pub const ABOUT: &str = concat!(
+    "Chariot ",
+    env!("CARGO_PKG_VERSION"),
+    ": a chess (UCI) and xiangqi (UCCI, UCI) engine in one binary, MIT licence"
+);
+/// Contempt, internal units: how much worse than zero a draw looks to the engine in play.
+const CONTEMPT: i32 = 15;
+/// Against an opponent rated this high or higher, a draw is a fair result: no contempt.
+const CONTEMPT_ELO: u32 = 2600;
+
+/// An option's type, with its default and range, as the protocols announce it.
+#[derive(Copy, Clone, Debug)]
+pub enum Kind {
+    /// On or off.
+    Check(bool),
+    /// A whole number in `min..=max`. `zero`: 0 is accepted too and means this value
+    /// (UCCI's "engine's choice" for the hash size).
+    Spin {
+        /// The default.
+        default: i64,
+        /// The smallest value announced.
+        min: i64,
+        /// The largest value.
+        max: i64,
+        /// What 0 means, when 0 is below `min` but accepted.
+        zero: Option<i64>,
+    },
+    /// One of a list of words.
+    Combo {
+        /// The default.
+        default: &'static str,
+        /// The words.
+        vars: &'static [&'static str],
+    },
+    /// The game: a combo of the games whose default is the session's game.
+    Game,
+    /// Free text; `<empty>` stands for none.
+    Text(&'static str),
+    /// A button: no value, an action.
+    Button,
+    /// A label: announced for the GUI's information, nothing to set.
+    Label,
+}
+
+/// A checked value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// A check's state.
+    Bool(bool),
+    /// A spin's number.
+    Int(i64),
+    /// A combo's word (lower case, one of the vars) or a string option's text.
+    Text(String),
+    /// A button was pressed.
+    Press,
+}
+
+impl Value {
+    fn bool(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+    fn int(&self) -> i64 {
+        if let Value::Int(n) = self { *n } else { 0 }
+    }
+    fn text(&self) -> &str {
+        if let Value::Text(t) = self { t } else { "" }
+    }
+}
+
+/// What setting an option does.
+#[derive(Copy, Clone)]
+pub enum Effect {
+    /// Changes the settings; the controller acts on what changed.
+    Set(fn(&mut Settings, &Value)),
+    /// Asks the controller to act at once.
+    Act(Action),
+    /// Nothing for the controller: information only, or handled by the front-end.
+    Nothing,
+}
+
+/// A button's action.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Empty the hash table.
+    ClearHash,
+    /// A new game: clear the hash table, the history tables and the draw/resign memory.
+    NewGame,
+}
+
+/// One option.
+pub struct Spec {
+    /// Its UCI name, if UCI announces it.
+    pub uci: Option<&'static str>,
+    /// Its UCCI name, if UCCI announces it.
+    pub ucci: Option<&'static str>,
+    /// Its type, default and range.
+    pub kind: Kind,
+    /// What setting it does.
+    pub effect: Effect,
+    /// What it does, for the README's option tables.
+    pub doc: &'static str,
+}
+
+impl Spec {
+    /// True when `name` is one of this option's names.
+    fn is_named(&self, name: &str) -> bool {
+        [self.uci, self.ucci].iter().flatten().any(|n| n.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Every option, in the order the protocols announce them.
+pub static TABLE: &[Spec] = &[
+    Spec {
+        uci: None,
+        ucci: Some("usemillisec"),
+        kind: Kind::Check(false),
+        effect: Effect::Nothing,
+        doc: "`go` times in milliseconds instead of seconds",
+    },
+    Spec {
+        uci: Some("Hash"),
+        ucci: Some("hashsize"),
+        kind: Kind::Spin { default: HASH_DEFAULT, min: 1, max: HASH_MAX, zero: Some(HASH_DEFAULT) },
+        effect: Effect::Set(|s, v| s.hash_mb = v.int() as usize),
+        doc: "transposition table size in MB (0: the default)",
+    },
+    Spec {
+        uci: Some("Threads"),
+        ucci: Some("threads"),
+        kind: Kind::Spin { default: 1, min: 1, max: THREADS_MAX, zero: Some(1) },
+        effect: Effect::Set(|s, v| s.threads = v.int() as usize),
+        doc: "search threads (Lazy SMP, one shared table)",
+    },
+    Spec {
+        uci: Some("Move Overhead"),
+        ucci: None,
+        kind: Kind::Spin { default: OVERHEAD_DEFAULT, min: 0, max: OVERHEAD_MAX, zero: None },
+        effect: Effect::Set(|s, v| s.overhead_ms = v.int() as u64),
+        doc: "milliseconds kept back from every clock",
+    },
+    Spec {
+        uci: Some("Clear Hash"),
+        ucci: Some("clearhash"),
+        kind: Kind::Button,
+        effect: Effect::Act(Action::ClearHash),
+        doc: "empties the hash table",
+    },
+    Spec {
+        uci: None,
+        ucci: Some("batch"),
+        kind: Kind::Check(false),
+        effect: Effect::Nothing,
+        doc: "read no input while a timed search runs",
+    },
+    Spec {
+        uci: None,
+        ucci: Some("debug"),
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.debug = v.bool()),
+        doc: "more `info message` lines (time budget, ignored options)",
+    },
+    Spec {
+        uci: Some("Ponder"),
+        ucci: Some("ponder"),
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.ponder = v.bool()),
+        doc: "plans a quarter more time per move, as pondering recovers it",
+    },
+    Spec {
+        uci: Some("MultiPV"),
+        ucci: None,
+        kind: Kind::Spin { default: 1, min: 1, max: MULTIPV_MAX, zero: None },
+        effect: Effect::Set(|s, v| s.view.multipv = v.int() as usize),
+        doc: "number of best lines reported",
+    },
+    Spec {
+        uci: Some("UCI_ShowWDL"),
+        ucci: None,
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.view.wdl = v.bool()),
+        doc: "adds `wdl w d l` (permille) to scores",
+    },
+    Spec {
+        uci: Some("UCI_ShowCurrLine"),
+        ucci: None,
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.view.currline = v.bool()),
+        doc: "reports `currline` once a second",
+    },
+    Spec {
+        uci: Some("UCI_ShowRefutations"),
+        ucci: None,
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.view.refutations = v.bool()),
+        doc: "reports `refutation` for each root move",
+    },
+    Spec {
+        uci: Some("UCI_AnalyseMode"),
+        ucci: None,
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.analyse = v.bool()),
+        doc: "no contempt for draws",
+    },
+    Spec {
+        uci: Some("UCI_Chess960"),
+        ucci: None,
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.chess960 = v.bool()),
+        doc: "castling written king-takes-rook (`e1h1`); X-FEN and Shredder-FEN read always",
+    },
+    Spec {
+        uci: Some("UCI_Opponent"),
+        ucci: None,
+        kind: Kind::Text("<empty>"),
+        effect: Effect::Set(|s, v| s.opponent = Opponent::parse(v.text())),
+        doc: "against an opponent rated 2600 or more, no contempt",
+    },
+    Spec {
+        uci: Some("UCI_EngineAbout"),
+        ucci: None,
+        kind: Kind::Text(ABOUT),
+        effect: Effect::Nothing,
+        doc: "information for the GUI",
+    },
+    Spec {
+        uci: Some("Debug Log File"),
+        ucci: None,
+        kind: Kind::Text("<empty>"),
+        effect: Effect::Set(|s, v| s.log_file = v.text().to_string()),
+        doc: "appends every line in and out, with direction markers",
+    },
+    Spec {
+        uci: Some("Draw Moves"),
+        ucci: Some("drawmoves"),
+        kind: Kind::Spin { default: DRAWMOVES_DEFAULT, min: 0, max: DRAWMOVES_MAX, zero: None },
+        effect: Effect::Set(|s, v| s.drawmoves = v.int() as u32),
+        doc: "xiangqi: plies without capture before the natural move limit draws (0: no limit)",
+    },
+    Spec {
+        uci: Some("Repetition Rule"),
+        ucci: Some("repetition"),
+        kind: Kind::Combo { default: "asianrule", vars: RULE_NAMES },
+        effect: Effect::Set(|s, v| s.rules = RuleSet::parse(v.text()).unwrap_or_default()),
+        doc: "xiangqi: how repetitions are judged (see below)",
+    },
+    Spec {
+        uci: None,
+        ucci: Some("idle"),
+        kind: Kind::Combo { default: "none", vars: &["none", "small", "medium", "large"] },
+        effect: Effect::Set(|s, v| {
+            s.idle = IDLE_LEVELS.iter().find(|(n, _)| *n == v.text()).map_or(0, |(_, p)| *p)
+        }),
+        doc: "leave 0/25/50/75% of the thinking time idle",
+    },
+    Spec {
+        uci: None,
+        ucci: Some("resign"),
+        kind: Kind::Check(true),
+        effect: Effect::Set(|s, v| s.resign = v.bool()),
+        doc: "allow `bestmove ... resign`",
+    },
+    Spec {
+        uci: None,
+        ucci: Some("newgame"),
+        kind: Kind::Button,
+        effect: Effect::Act(Action::NewGame),
+        doc: "a new game: clears the hash and history tables and the draw/resign memory",
+    },
+    Spec {
+        uci: None,
+        ucci: Some("dualtime"),
+        kind: Kind::Label,
+        effect: Effect::Nothing,
+        doc: "`go wtime ... btime ...` is understood",
+    },
+    Spec {
+        uci: Some("Chinese Notation"),
+        ucci: Some("chinesenotation"),
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.view.move_names = v.bool()),
+        doc: "xiangqi: the PV in Chinese notation as an extra message line",
+    },
+    Spec {
+        uci: Some("Board Symbols"),
+        ucci: Some("boardsymbols"),
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| {
+            s.style = if v.bool() { Style::Symbols } else { Style::Letters }
+        }),
+        doc: "`d` draws Unicode / Chinese pieces by default",
+    },
+    Spec {
+        uci: Some("UCI_Variant"),
+        ucci: None,
+        kind: Kind::Game,
+        effect: Effect::Set(|s, v| {
+            s.variant = if v.text() == "xiangqi" { Variant::Xiangqi } else { Variant::Chess }
+        }),
+        doc: "the game; a 10-rank FEN also switches to xiangqi",
+    },
+];
+
+/// The engine's settings, as options set them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The game that `startpos` sets up.
+    pub variant: Variant,
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Milliseconds kept back from every clock.
+    pub overhead_ms: u64,
+    /// What the GUI wants to see of the search.
+    pub view: View,
+    /// The GUI may ponder: plan a little more time per move, as pondering recovers it.
+    pub ponder: bool,
+    /// The GUI analyses rather than plays: no contempt for draws.
+    pub analyse: bool,
+    /// Chess960 castling rules and notation.
+    pub chess960: bool,
+    /// What the GUI said about the opponent (`UCI_Opponent`).
+    pub opponent: Opponent,
+    /// The debug log's path; empty for none.
+    pub log_file: String,
+    /// More messages (UCI `debug on`, UCCI `debug`).
+    pub debug: bool,
+    /// Xiangqi's natural move limit, in plies without a capture (0: none).
+    pub drawmoves: u32,
+    /// Which xiangqi repetitions lose.
+    pub rules: RuleSet,
+    /// Percent of the thinking time left idle (UCCI `idle`).
+    pub idle: u32,
+    /// Resign hopeless games (UCCI `bestmove ... resign`).
+    pub resign: bool,
+    /// How `d` draws the pieces unless told.
+    pub style: Style,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            variant: Variant::Chess,
+            hash_mb: HASH_DEFAULT as usize,
+            threads: 1,
+            overhead_ms: OVERHEAD_DEFAULT as u64,
+            view: View::default(),
+            ponder: false,
+            analyse: false,
+            chess960: false,
+            opponent: Opponent::default(),
+            log_file: String::new(),
+            debug: false,
+            drawmoves: DRAWMOVES_DEFAULT as u32,
+            rules: RuleSet::default(),
+            idle: 0,
+            resign: true,
+            style: Style::Letters,
+        }
+    }
+}
+
+impl Settings {
+    /// The draw score offset to use: none in analysis or against a strong opponent.
+    pub fn contempt(&self) -> i32 {
+        if self.analyse || self.opponent.elo.is_some_and(|e| e >= CONTEMPT_ELO) {
+            0
+        } else {
+            CONTEMPT
+        }
+    }
+}
+
+/// The opponent, as `UCI_Opponent` describes it: `<title> <elo> <computer|human> <name>`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Opponent {
+    /// The opponent's rating, if known.
+    pub elo: Option<u32>,
+    /// True for an engine.
+    pub computer: bool,
+}
+
+impl Opponent {
+    /// Parses `UCI_Opponent`'s value; an unreadable value describes nobody.
+    pub fn parse(value: &str) -> Opponent {
+        let words: Vec<&str> = value.split_whitespace().collect();
+        let elo = words.get(1).and_then(|w| w.parse().ok());
+        let computer = words.get(2).is_some_and(|w| w.eq_ignore_ascii_case("computer"));
+        Opponent { elo, computer }
+    }
+}
+
+/// Why a `setoption` was refused; the message names the offending token.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    /// No such option.
+    #[error("unknown option '{0}'")]
+    Unknown(String),
+    /// The value is missing, not a number, or out of range.
+    #[error("bad value '{value}' for option '{name}' ({expected})")]
+    Value {
+        /// The option.
+        name: String,
+        /// The value as given.
+        value: String,
+        /// What would have been accepted.
+        expected: String,
+    },
+}
+
+/// Finds an option by either of its names.
+pub fn find(name: &str) -> Option<&'static Spec> {
+    TABLE.iter().find(|s| s.is_named(name.trim()))
+}
+
+/// Checks a `setoption`: the option and its value, ready to apply.
+pub fn parse(name: &str, value: Option<&str>) -> Result<(&'static Spec, Value), OptionError> {
+    let spec = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+    let bad = |expected: String| OptionError::Value {
+        name: name.to_string(),
+        value: value.unwrap_or("").to_string(),
+        expected,
+    };
+    let word = value.map(|v| v.trim().to_ascii_lowercase());
+    let value = match spec.kind {
+        // UCCI GUIs write `setoption debug` for "on".
+        Kind::Check(_) => match word.as_deref() {
+            None | Some("true" | "on") => Value::Bool(true),
+            Some("false" | "off") => Value::Bool(false),
+            _ => return Err(bad("true or false".into())),
+        },
+        Kind::Spin { min, max, zero, .. } => {
+            let expected = || format!("a number from {min} to {max}");
+            let n: i64 =
+                word.as_deref().and_then(|w| w.parse().ok()).ok_or_else(|| bad(expected()))?;
+            match zero {
+                Some(z) if n == 0 => Value::Int(z),
+                _ if n < min || n > max => return Err(bad(expected())),
+                _ => Value::Int(n),
+            }
+        }
+        Kind::Combo { vars, .. } => match word {
+            Some(w) if vars.contains(&w.as_str()) => Value::Text(w),
+            _ => return Err(bad(or_list(vars))),
+        },
+        Kind::Game => match word {
+            Some(w) if GAMES.contains(&w.as_str()) => Value::Text(w),
+            _ => return Err(bad(or_list(GAMES))),
+        },
+        // A string option; `<empty>` (as GUIs echo the default) means empty.
+        Kind::Text(_) => Value::Text(match value.map(str::trim) {
+            None | Some("<empty>") => String::new(),
+            Some(v) => v.to_string(),
+        }),
+        Kind::Button | Kind::Label => Value::Press,
+    };
+    Ok((spec, value))
+}
+
+/// `a, b or c`.
+fn or_list(words: &[&str]) -> String {
+    match words.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The words of a type as the protocols announce it, `(type, default, range)`: e.g.
+/// `("spin", "16", "min 1 max 65536")`. `game` is the session's game, the default of
+/// [`Kind::Game`].
+pub fn announce(kind: Kind, game: Variant) -> (&'static str, Option<String>, String) {
+    let vars = |v: &[&str]| v.iter().map(|w| format!("var {w}")).collect::<Vec<_>>().join(" ");
+    match kind {
+        Kind::Check(d) => ("check", Some(d.to_string()), String::new()),
+        Kind::Spin { default, min, max, .. } => {
+            ("spin", Some(default.to_string()), format!("min {min} max {max}"))
+        }
+        Kind::Combo { default, vars: v } => ("combo", Some(default.to_string()), vars(v)),
+        Kind::Game => ("combo", Some(game.name().to_string()), vars(GAMES)),
+        Kind::Text(d) => ("string", Some(d.to_string()), String::new()),
+        Kind::Button => ("button", None, String::new()),
+        Kind::Label => ("label", None, String::new()),
+    }
+}
+
+/// The README's option table for one protocol (`ucci`: UCCI names, else UCI names).
+pub fn readme_table(ucci: bool) -> String {
+    let mut out = String::from("| option | type | default | effect |\n|---|---|---|---|\n");
+    for spec in TABLE {
+        let Some(name) = (if ucci { spec.ucci } else { spec.uci }) else { continue };
+        let (ty, default) = match spec.kind {
+            Kind::Check(d) => ("check".to_string(), d.to_string()),
+            Kind::Spin { default, min, max, .. } => {
+                (format!("spin {min}..{max}"), default.to_string())
+            }
+            Kind::Combo { default, vars } => (format!("combo {}", vars.join(", ")), default.into()),
+            Kind::Game => (format!("combo {}", GAMES.join(", ")), "chess".into()),
+            Kind::Text(d) if d == ABOUT => ("string".into(), "(about text)".into()),
+            Kind::Text(_) => ("string".into(), String::new()),
+            Kind::Button => ("button".into(), String::new()),
+            Kind::Label => ("label".into(), String::new()),
+        };
+        out.push_str(&format!("| {name} | {ty} | {default} | {} |\n", spec.doc));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(name: &str, value: Option<&str>) -> Result<Settings, OptionError> {
+        let (spec, v) = parse(name, value)?;
+        let mut s = Settings::default();
+        if let Effect::Set(f) = spec.effect {
+            f(&mut s, &v);
+        }
+        Ok(s)
+    }
+
+    #[test]
+    fn values_are_checked() {
+        assert_eq!(set("hash", Some("64")).map(|s| s.hash_mb), Ok(64));
+        assert_eq!(set("HashSize", Some("0")).map(|s| s.hash_mb), Ok(HASH_DEFAULT as usize));
+        assert!(
+            matches!(set("Hash", Some("lots")), Err(OptionError::Value { value, .. }) if value == "lots")
+        );
+        assert!(matches!(set("Threads", Some("100000")), Err(OptionError::Value { .. })));
+        assert_eq!(set("Threads", Some("0")).map(|s| s.threads), Ok(1));
+        assert!(
+            matches!(set("Frobnicate", None), Err(OptionError::Unknown(n)) if n == "Frobnicate")
+        );
+        assert_eq!(set("uci_variant", Some("Xiangqi")).map(|s| s.variant), Ok(Variant::Xiangqi));
+        assert_eq!(set("UCI_ShowWDL", Some("true")).map(|s| s.view.wdl), Ok(true));
+        assert!(
+            matches!(set("Ponder", Some("maybe")), Err(OptionError::Value { value, .. }) if value == "maybe")
+        );
+        assert_eq!(set("Debug Log File", Some("<empty>")).map(|s| s.log_file), Ok(String::new()));
+        assert_eq!(set("MultiPV", Some("3")).map(|s| s.view.multipv), Ok(3));
+        assert!(matches!(set("MultiPV", Some("0")), Err(OptionError::Value { .. })));
+        assert_eq!(set("repetition", Some("CheckBan")).map(|s| s.rules), Ok(RuleSet::CheckBan));
+        assert_eq!(set("Draw Moves", Some("0")).map(|s| s.drawmoves), Ok(0));
+        assert_eq!(set("idle", Some("medium")).map(|s| s.idle), Ok(50));
+        assert_eq!(set("boardsymbols", None).map(|s| s.style), Ok(Style::Symbols));
+        // Chinese rules are not implemented, so not accepted.
+        assert!(matches!(set("repetition", Some("chineserule")), Err(OptionError::Value { .. })));
+    }
+
+    #[test]
+    fn every_option_has_a_name_and_a_unique_one() {
+        let mut names: Vec<String> = TABLE
+            .iter()
+            .flat_map(|s| [s.uci, s.ucci])
+            .flatten()
+            .map(str::to_ascii_lowercase)
+            .collect();
+        assert!(TABLE.iter().all(|s| s.uci.is_some() || s.ucci.is_some()));
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        // A UCI and a UCCI name may coincide (`ponder`), but only within one entry.
+        let per_entry: usize = TABLE
+            .iter()
+            .map(|s| match (s.uci, s.ucci) {
+                (Some(a), Some(b)) if a.eq_ignore_ascii_case(b) => 1,
+                (a, b) => a.is_some() as usize + b.is_some() as usize,
+            })
+            .sum();
+        assert_eq!(names.len(), per_entry, "{n} names");
+    }
+
+    /// The README's option tables are these tables, so that they cannot drift.
+    #[test]
+    fn readme_tables_come_from_the_table() {
+        let readme = include_str!("../README.md");
+        let tables = [readme_table(false), readme_table(true)];
+        for table in &tables {
+            assert!(
+                readme.contains(table.as_str()),
+                "README.md should hold:\n{}",
+                tables.join("\n")
+            );
+        }
+    }
+
+    #[test]
+    fn rule_names_match_the_rule_sets() {
+        let names: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+        assert_eq!(names, RULE_NAMES);
+        assert_eq!(RuleSet::default().name(), "asianrule");
+    }
+
+    #[test]
+    fn opponent_and_contempt() {
+        let o = Opponent::parse("GM 2800 human Garry Kasparov");
+        assert_eq!(o, Opponent { elo: Some(2800), computer: false });
+        let mut s = Settings { opponent: o, ..Default::default() };
+        assert_eq!(s.contempt(), 0);
+        s.opponent = Opponent::parse("none none computer Stockfish");
+        assert_eq!(s.contempt(), CONTEMPT);
+        s.analyse = true;
+        assert_eq!(s.contempt(), 0);
+    }
+}

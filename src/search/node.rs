@@ -1,0 +1,299 @@
+//! The node search: principal-variation alpha-beta with the kind of node as a type, and the
+//! quiescence search below it.
+
+use super::Worker;
+use super::movepick::Picker;
+use super::tt::Bound;
+use crate::game::{DRAW, Game, INFINITE, MATE, MATE_BOUND, MAX_PLY, Move, Score};
+
+/// Reverse futility pruning: the deepest depth it applies at, and its margin per ply.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: Score = 90;
+/// Null-move pruning: the shallowest depth it applies at, and its base reduction.
+const NMP_DEPTH: i32 = 3;
+const NMP_BASE: i32 = 3;
+/// Late move reductions: the shallowest depth, and the number of moves searched in full first.
+const LMR_DEPTH: i32 = 3;
+const LMR_MOVES: usize = 3;
+
+/// The kind of a node, as a type: the search is compiled once per kind, with no flag tests.
+pub(super) trait NodeKind {
+    /// A node on the principal variation, searched with an open window.
+    const PV: bool;
+}
+
+/// A principal-variation node.
+pub(super) struct Pv;
+/// A node searched with a null window (cut and all nodes).
+pub(super) struct NonPv;
+
+impl NodeKind for Pv {
+    const PV: bool = true;
+}
+impl NodeKind for NonPv {
+    const PV: bool = false;
+}
+
+impl<G: Game> Worker<'_, G> {
+    /// The main alpha-beta search (negamax, principal variation search). Wraps
+    /// [`Worker::node`] to keep track of whether its score rests on a path-dependent verdict.
+    pub(super) fn negamax<N: NodeKind>(
+        &mut self,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Score {
+        let outer = std::mem::take(&mut self.path_dependent);
+        let score = self.node::<N>(alpha, beta, depth, ply);
+        self.path_dependent |= outer;
+        score
+    }
+
+    /// One node of [`Worker::negamax`], `ply` plies from the root (`ply >= 1`).
+    fn node<N: NodeKind>(
+        &mut self,
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Score {
+        self.data.pv.clear(ply);
+        self.ply_now = ply;
+
+        // Step 1. Rules: repetition, the move limit, dead material.
+        if let Some(score) = self.board.rule_score(ply) {
+            if score == DRAW {
+                return self.draw_score(ply);
+            }
+            // A rule win or loss (perpetual check or chase) belongs to this path only.
+            self.path_dependent = true;
+            return score;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+
+        // Step 2. Mate distance pruning: no line from here can beat a shorter mate.
+        let alpha_md = alpha.max(-MATE + ply as Score);
+        let beta_md = beta.min(MATE - ply as Score - 1);
+        if alpha_md >= beta_md {
+            return alpha_md;
+        }
+
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+
+        self.count_node();
+        if self.aborted {
+            return DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        // Step 3. Transposition table: cut off on a deep enough bound outside PV nodes.
+        let key = self.board.key();
+        let hit = self.tt.probe(key, ply);
+        let mut tt_move = Move::NONE;
+        if let Some(h) = hit {
+            if !h.mv.is_none() && self.board.is_legal(h.mv) {
+                tt_move = h.mv;
+            }
+            if !N::PV && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    if ply == 1 {
+                        self.reply = tt_move;
+                    }
+                    return h.score;
+                }
+            }
+        }
+
+        // Step 4. Static evaluation, kept on the stack.
+        let in_check = self.board.in_check();
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            match hit {
+                Some(h) if h.eval.abs() < MATE_BOUND => h.eval,
+                _ => self.evaluate(),
+            }
+        };
+        let frame = &mut self.data.stack[ply];
+        frame.in_check = in_check;
+        frame.static_eval = eval;
+
+        if !N::PV && !in_check {
+            // Step 5. Reverse futility pruning: far above beta with little depth left.
+            if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta && beta.abs() < MATE_BOUND {
+                return eval;
+            }
+
+            // Step 6. Null move: if passing still fails high, a real move surely would. Never
+            // twice in a row: the parent's move is none after a null move.
+            let after_null = self.data.stack[ply - 1].mv.is_none();
+            if !after_null
+                && depth >= NMP_DEPTH
+                && eval >= beta
+                && beta.abs() < MATE_BOUND
+                && self.board.has_null_material()
+            {
+                let r = NMP_BASE + depth / 4;
+                self.play_null(ply);
+                let score = -self.negamax::<NonPv>(-beta, -beta + 1, depth - 1 - r, ply + 1);
+                self.take_back_null();
+                if self.aborted {
+                    return DRAW;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Step 7. The move loop, in the picker's order.
+        let mut picker =
+            Picker::main(&self.board, tt_move, self.data.stack[ply].killers, &self.data.history);
+        if picker.is_empty() {
+            return self.board.no_move_score(ply);
+        }
+        let side = self.board.side_to_move().index();
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut searched = 0;
+        while let Some(m) = picker.next_move() {
+            let i = searched;
+            searched += 1;
+            let tactical = self.board.is_tactical(m);
+            self.play(m, ply);
+            let gives_check = self.board.in_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+
+            let score = if i == 0 {
+                -self.negamax::<N>(-beta, -alpha, new_depth, ply + 1)
+            } else {
+                // Step 8. Late move reductions for quiet moves ordered late.
+                let reduce =
+                    depth >= LMR_DEPTH && i >= LMR_MOVES && !tactical && !in_check && !gives_check;
+                let r = if reduce {
+                    (1 + i32::from(i > 8) + depth / 8 - i32::from(N::PV)).max(0)
+                } else {
+                    0
+                };
+                let mut s = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth - r, ply + 1);
+                if s > alpha && r > 0 && !self.aborted {
+                    s = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth, ply + 1);
+                }
+                if N::PV && s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax::<Pv>(-beta, -alpha, new_depth, ply + 1);
+                }
+                s
+            };
+            self.take_back();
+            if self.aborted {
+                return DRAW;
+            }
+
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    if N::PV {
+                        self.data.pv.update(ply, m);
+                    }
+                    if score >= beta {
+                        if !tactical {
+                            self.reward_quiet(m, side, depth, ply);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        if ply == 1 {
+            self.reply = best_move;
+        }
+
+        // Step 9. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // A score that rests on a repetition verdict in the subtree would be wrong when the
+        // position is reached by another path: it is not stored.
+        let stored_eval = if in_check { 0 } else { eval };
+        if !self.path_dependent {
+            self.tt.store(key, ply, best_move, best, stored_eval, depth, bound);
+        }
+        best
+    }
+
+    /// Quiescence search: only captures (all moves when in check), so that the static
+    /// evaluation is taken in quiet positions.
+    pub(super) fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.ply_now = ply;
+        self.count_node();
+        if self.aborted {
+            return DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+        let in_check = self.board.in_check();
+        let mut best;
+        if in_check {
+            best = -INFINITE;
+        } else {
+            // Stand pat: the side to move may decline every capture.
+            best = self.evaluate();
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let mut picker = Picker::quiescence(&self.board, in_check);
+        if in_check && picker.is_empty() {
+            return self.board.no_move_score(ply);
+        }
+        while let Some(m) = picker.next_move() {
+            self.play(m, ply);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.take_back();
+            if self.aborted {
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        best
+    }
+
+    /// A quiet move cut off: it becomes a killer at `ply` and gains history.
+    fn reward_quiet(&mut self, m: Move, side: usize, depth: i32, ply: usize) {
+        let k = &mut self.data.stack[ply].killers;
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        self.data.history.reward_quiet(side, m, depth);
+    }
+}

@@ -1,0 +1,205 @@
+//! The search's switchboard: flags set from outside (`stop`, `ponderhit`), the limits of one
+//! `go`, and the node counters of every thread. The controller holds it while the search runs
+//! and never waits for the search to notice a flag.
+
+use super::time::Budget;
+use crate::command::Limits;
+use crate::game::{MATE, MATE_BOUND, MAX_PLY, Move};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
+use std::time::{Duration, Instant};
+
+/// How often a finished search looks whether it may answer yet (pondering, infinite).
+const WAIT_POLL: Duration = Duration::from_millis(1);
+
+/// A node counter on its own cache line, so threads do not share lines while counting.
+#[repr(align(64))]
+#[derive(Default)]
+struct Counter(AtomicU64);
+
+/// The search's switchboard: flags set from outside, limits, and counters.
+pub struct Signals {
+    stop: AtomicBool,
+    halted: AtomicBool,
+    pondering: AtomicBool,
+    infinite: bool,
+    start: Instant,
+    /// Milliseconds after `start` at which the clock began to run (at `ponderhit`).
+    clock_start_ms: AtomicU64,
+    budget: Budget,
+    node_limit: Option<u64>,
+    pub(super) max_depth: i32,
+    mate_limit: Option<u32>,
+    nodes: Vec<Counter>,
+    pub(super) currmove: AtomicU32,
+    pub(super) currmove_number: AtomicU32,
+    /// How much worse than zero a draw is for the side to move at the root (internal units).
+    pub contempt: i32,
+    /// Percent of the time to leave the processor idle (UCCI `idle`).
+    pub idle: u32,
+    draw_offer: AtomicBool,
+    answered: AtomicBool,
+}
+
+impl Signals {
+    /// Signals for a search with these limits.
+    pub fn new(limits: &Limits, budget: Budget, threads: usize) -> Self {
+        let max_depth = match (limits.depth, limits.mate) {
+            (Some(d), _) => d.clamp(1, MAX_PLY as u32 - 1) as i32,
+            (None, Some(m)) => {
+                (m.saturating_mul(2).saturating_add(1)).min(MAX_PLY as u32 - 1) as i32
+            }
+            _ => MAX_PLY as i32 - 1,
+        };
+        Signals {
+            stop: AtomicBool::new(false),
+            halted: AtomicBool::new(false),
+            pondering: AtomicBool::new(limits.ponder),
+            infinite: limits.infinite,
+            start: Instant::now(),
+            clock_start_ms: AtomicU64::new(0),
+            budget,
+            node_limit: limits.nodes,
+            max_depth,
+            mate_limit: limits.mate,
+            nodes: (0..threads.max(1)).map(|_| Counter::default()).collect(),
+            currmove: AtomicU32::new(0),
+            currmove_number: AtomicU32::new(0),
+            contempt: 0,
+            idle: 0,
+            draw_offer: AtomicBool::new(limits.draw_offer),
+            answered: AtomicBool::new(false),
+        }
+    }
+
+    /// Asks the search to stop and answer (`stop`, `quit`, end of input).
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    /// True once a stop was asked for from outside.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+
+    /// Ends the search from inside (a limit was reached, or the main thread finished). Unlike
+    /// [`Signals::stop`], this does not release an answer held back by pondering or `infinite`.
+    pub(super) fn halt(&self) {
+        self.halted.store(true, Relaxed);
+    }
+
+    /// True when every thread should unwind.
+    fn over(&self) -> bool {
+        self.stopped() || self.halted.load(Relaxed)
+    }
+
+    /// The predicted move was played: the clock starts now, the search goes on.
+    /// `draw_offer`: the opponent offers a draw with it (UCCI `ponderhit draw`).
+    pub fn ponderhit(&self, draw_offer: bool) {
+        if draw_offer {
+            self.draw_offer.store(true, Relaxed);
+        }
+        self.clock_start_ms.store(self.elapsed_ms(), Relaxed);
+        self.pondering.store(false, Relaxed);
+    }
+
+    /// Marks the search as answered: called just before its `bestmove` is written, so that a
+    /// command the GUI sends in reply is never taken for this search.
+    pub fn mark_answered(&self) {
+        self.answered.store(true, Release);
+    }
+
+    /// True once the search has given (or is giving) its answer.
+    pub fn answered(&self) -> bool {
+        self.answered.load(Acquire)
+    }
+
+    /// True when the opponent offered a draw (`go draw`, `ponderhit draw`).
+    pub fn draw_offered(&self) -> bool {
+        self.draw_offer.load(Relaxed)
+    }
+
+    /// Sleeps after `busy_ms` of searching so that the idle share of the time is left free.
+    pub(super) fn rest(&self, busy_ms: u64) {
+        if self.idle > 0 && self.idle < 100 {
+            let ms = busy_ms * self.idle as u64 / (100 - self.idle as u64);
+            std::thread::sleep(Duration::from_millis(ms));
+        }
+    }
+
+    /// True while pondering.
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Relaxed)
+    }
+
+    /// Milliseconds since the search began.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Milliseconds on the clock: since `go`, or since `ponderhit` when pondering.
+    fn clock_ms(&self) -> u64 {
+        self.elapsed_ms().saturating_sub(self.clock_start_ms.load(Relaxed))
+    }
+
+    /// All threads' nodes.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(Relaxed)).sum()
+    }
+
+    pub(super) fn publish_nodes(&self, id: usize, nodes: u64) {
+        if let Some(c) = self.nodes.get(id) {
+            c.0.store(nodes, Relaxed);
+        }
+    }
+
+    /// True when thread `id` should look at the limits now (the node limit is exact).
+    #[inline]
+    pub(super) fn node_limited(&self, id: usize, nodes: u64) -> bool {
+        id == 0 && self.node_limit.is_some_and(|limit| nodes >= limit)
+    }
+
+    /// Decides, on the main thread, whether the hard limits are reached; every thread obeys.
+    pub(super) fn should_stop(&self, id: usize) -> bool {
+        if id == 0 && !self.over() {
+            let out_of_time =
+                !self.pondering() && self.budget.hard.is_some_and(|h| self.clock_ms() >= h);
+            let out_of_nodes = self.node_limit.is_some_and(|l| self.total_nodes() >= l);
+            if out_of_time || out_of_nodes {
+                self.halt();
+            }
+        }
+        self.over()
+    }
+
+    pub(super) fn set_currmove(&self, m: Move, number: usize) {
+        self.currmove.store(m.raw() as u32, Relaxed);
+        self.currmove_number.store(number as u32, Relaxed);
+    }
+
+    /// After an iteration: true when thread `id` should not start another one.
+    pub(super) fn iteration_done(&self, id: usize, depth: i32, score: i32) -> bool {
+        if self.over() || depth >= self.max_depth {
+            return true;
+        }
+        if id != 0 {
+            return false;
+        }
+        // `go mate n`: a mate in at most n moves (2n - 1 plies) is what was asked for.
+        if let Some(m) = self.mate_limit
+            && score >= MATE_BOUND
+            && MATE - score < 2 * m as i32
+        {
+            return true;
+        }
+        !self.pondering() && self.budget.soft.is_some_and(|s| self.clock_ms() >= s)
+    }
+
+    /// Blocks until the search may answer: UCI forbids a `bestmove` while pondering or in an
+    /// infinite search before `stop` (or `ponderhit`).
+    pub fn wait_until_answerable(&self) {
+        while !self.stopped() && (self.pondering() || self.infinite) {
+            std::thread::sleep(WAIT_POLL);
+        }
+    }
+}
