@@ -6,7 +6,8 @@
 //! - [`movegen`]: legal move generation with check and pin masks;
 //! - [`moves`]: the bits of a chess [`Move`];
 //! - [`fen`]: FEN reading and writing;
-//! - [`eval`]: the static evaluation.
+//! - [`eval`]: the static evaluation;
+//! - `see`: static exchange evaluation, and the move facts and keys search tables index by.
 
 pub mod bitboard;
 pub mod board;
@@ -15,6 +16,7 @@ pub mod fen;
 mod inspect;
 pub mod movegen;
 pub mod moves;
+mod see;
 pub mod tables;
 #[cfg(test)]
 mod tests;
@@ -28,6 +30,10 @@ use tables::{Tables, tables};
 
 /// The standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The number of coloured pieces, `colour * 6 + kind`: the range of
+/// [`Chess::moved_piece`] and [`Chess::captured_piece`].
+pub const PIECES: usize = 12;
 
 /// Ordering value of each kind as a victim or promotion (king never captured).
 const ORDER_VALUE: [i32; 6] = [1, 3, 3, 5, 9, 0];

@@ -6,6 +6,7 @@
 //! - [`fen`]: UCCI FEN reading (validated) and writing.
 //! - [`eval`]: material and piece-square tables.
 //! - [`rules`]: the move limit, repetitions (perpetual check and chase), insufficient material.
+//! - `see`: static exchange evaluation, and the move facts and keys search tables index by.
 //!
 //! Moves are written in ICCS coordinates: files `a`-`i` from red's left, ranks `0`-`9` from
 //! red's back rank, e.g. `h2e2`. A [`Move`] holds `from | to << 7` with `sq = rank * 9 + file`.
@@ -17,6 +18,7 @@ mod inspect;
 pub mod movegen;
 pub mod position;
 pub mod rules;
+mod see;
 #[cfg(test)]
 mod tests;
 
@@ -27,6 +29,10 @@ use position::*;
 
 /// The standard starting position.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// The number of coloured pieces, `colour * 7 + kind`: the range of
+/// [`Xiangqi::moved_piece`] and [`Xiangqi::captured_piece`].
+pub const PIECES: usize = 2 * position::kind::COUNT;
 
 /// Victim ranks for MVV-LVA by kind (general, advisor, elephant, horse, chariot, cannon,
 /// soldier).
