@@ -102,7 +102,9 @@ impl Move {
         self.0 == 0
     }
 
-    /// An index below [`Move::INDEX_SPACE`] for history tables (from/to, flags dropped).
+    /// An index below [`Move::INDEX_SPACE`] for history tables: the low 14 bits (xiangqi: from
+    /// and to; chess: from, to and the low two bits of the flag, so a promotion's piece and
+    /// an en-passant capture keep entries of their own).
     #[inline]
     pub const fn index(self) -> usize {
         (self.0 & 0x3FFF) as usize
@@ -123,6 +125,7 @@ pub struct MoveList {
 }
 
 impl Default for MoveList {
+    #[inline(always)]
     fn default() -> Self {
         MoveList { moves: [Move::NONE; MAX_MOVES], len: 0 }
     }
@@ -130,7 +133,7 @@ impl Default for MoveList {
 
 impl MoveList {
     /// An empty list.
-    #[inline]
+    #[inline(always)]
     pub fn new() -> Self {
         Self::default()
     }
@@ -336,6 +339,27 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Counts the leaf nodes of the legal move tree `depth` plies deep.
     fn perft(&mut self, depth: u32) -> u64;
+
+    /// The number of coloured pieces (chess 12, xiangqi 14): the range of
+    /// [`Game::moved_piece`], for piece-to history tables.
+    const PIECES: usize;
+    /// The number of squares (chess 64, xiangqi 90): the range of [`Game::target`].
+    const SQUARES: usize;
+    /// The coloured piece that the legal move `m` moves, below [`Game::PIECES`] (a promotion
+    /// moves a pawn, castling the king).
+    fn moved_piece(&self, m: Move) -> usize;
+    /// The coloured piece that `m` captures (en passant: the pawn), if any.
+    fn captured_piece(&self, m: Move) -> Option<usize>;
+    /// The square the moving piece lands on, below [`Game::SQUARES`] (castling: the king's).
+    fn target(m: Move) -> usize;
+    /// Static exchange evaluation: true when the exchange of captures that `m` starts on its
+    /// target square, each side taking with its least valuable piece and free to stop, gains
+    /// at least `threshold` internal units for the side to move.
+    fn see_ge(&self, m: Move, threshold: Score) -> bool;
+    /// A key of the pawns (soldiers) of both sides and their squares, for correction history.
+    fn pawn_key(&self) -> u64;
+    /// A key of `side`'s pieces other than pawns (soldiers), for correction history.
+    fn non_pawn_key(&self, side: Side) -> u64;
 }
 
 /// An evaluation state that the search updates move by move beside the board: an accumulator

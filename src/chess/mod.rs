@@ -339,4 +339,34 @@ impl Game for Chess {
     fn perft(&mut self, depth: u32) -> u64 {
         if depth == 0 { 1 } else { perft_from(&self.board, depth, tables()) }
     }
+
+    const PIECES: usize = PIECES;
+    const SQUARES: usize = 64;
+
+    #[inline]
+    fn moved_piece(&self, m: Move) -> usize {
+        Chess::moved_piece(self, m)
+    }
+
+    #[inline]
+    fn captured_piece(&self, m: Move) -> Option<usize> {
+        Chess::captured_piece(self, m)
+    }
+
+    #[inline]
+    fn target(m: Move) -> usize {
+        Chess::target(m)
+    }
+
+    fn see_ge(&self, m: Move, threshold: Score) -> bool {
+        Chess::see_ge(self, m, threshold)
+    }
+
+    fn pawn_key(&self) -> u64 {
+        Chess::pawn_key(self)
+    }
+
+    fn non_pawn_key(&self, side: Side) -> u64 {
+        Chess::non_pawn_key(self, side)
+    }
 }

@@ -240,7 +240,10 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn play(&mut self, m: Move, ply: usize) {
         use crate::game::Evaluator;
-        self.data.stack[ply].mv = m;
+        let frame = &mut self.data.stack[ply];
+        frame.mv = m;
+        frame.piece = self.board.moved_piece(m);
+        frame.to = G::target(m);
         self.eval.push(&self.board, m);
         self.board.make(m);
     }

@@ -27,24 +27,42 @@ enum Stage {
     Done,
 }
 
-/// Serves the moves of one node.
-pub struct Picker {
-    stage: Stage,
+/// Room for the moves of one node and their scores, kept in the node's own stack frame (a
+/// picker that owned them would be copied on every construction: measured, 7% of all
+/// instructions).
+pub struct Moves {
     list: MoveList,
     scores: [i32; MAX_MOVES],
+}
+
+impl Moves {
+    /// Empty room.
+    #[inline(always)]
+    pub fn new() -> Moves {
+        Moves { list: MoveList::new(), scores: [0; MAX_MOVES] }
+    }
+}
+
+/// Serves the moves of one node.
+pub struct Picker<'a> {
+    stage: Stage,
+    list: &'a mut MoveList,
+    scores: &'a mut [i32; MAX_MOVES],
     next: usize,
 }
 
-impl Picker {
+impl<'a> Picker<'a> {
     /// The picker of a main-search node: every legal move, `tt_move` first when it is one.
+    #[inline(always)]
     pub fn main<G: Game>(
+        room: &'a mut Moves,
         board: &G,
         tt_move: Move,
         killers: [Move; 2],
         history: &History,
-    ) -> Picker {
-        let mut p = Picker::empty();
-        board.legal_moves(&mut p.list);
+    ) -> Picker<'a> {
+        let p = Picker::empty(room);
+        board.legal_moves(p.list);
         let side = board.side_to_move().index();
         for (i, &m) in p.list.iter().enumerate() {
             p.scores[i] = if m == tt_move {
@@ -62,12 +80,13 @@ impl Picker {
 
     /// The picker of a quiescence node: captures, or every move when `in_check`, by victim and
     /// attacker.
-    pub fn quiescence<G: Game>(board: &G, in_check: bool) -> Picker {
-        let mut p = Picker::empty();
+    #[inline(always)]
+    pub fn quiescence<G: Game>(room: &'a mut Moves, board: &G, in_check: bool) -> Picker<'a> {
+        let p = Picker::empty(room);
         if in_check {
-            board.legal_moves(&mut p.list);
+            board.legal_moves(p.list);
         } else {
-            board.legal_captures(&mut p.list);
+            board.legal_captures(p.list);
         }
         for (i, &m) in p.list.iter().enumerate() {
             p.scores[i] = board.mvv_lva(m);
@@ -75,8 +94,10 @@ impl Picker {
         p
     }
 
-    fn empty() -> Picker {
-        Picker { stage: Stage::Scored, list: MoveList::new(), scores: [0; MAX_MOVES], next: 0 }
+    #[inline(always)]
+    fn empty(room: &'a mut Moves) -> Picker<'a> {
+        room.list.clear();
+        Picker { stage: Stage::Scored, list: &mut room.list, scores: &mut room.scores, next: 0 }
     }
 
     /// True when the position has no move of the kind served (checked before any `next`).

@@ -2,7 +2,7 @@
 //! quiescence search below it.
 
 use super::Worker;
-use super::movepick::Picker;
+use super::movepick::{Moves, Picker};
 use super::tt::Bound;
 use crate::game::{DRAW, Game, INFINITE, MATE, MATE_BOUND, MAX_PLY, Move, Score};
 
@@ -157,8 +157,9 @@ impl<G: Game> Worker<'_, G> {
         }
 
         // Step 7. The move loop, in the picker's order.
-        let mut picker =
-            Picker::main(&self.board, tt_move, self.data.stack[ply].killers, &self.data.history);
+        let mut room = Moves::new();
+        let killers = self.data.stack[ply].killers;
+        let mut picker = Picker::main(&mut room, &self.board, tt_move, killers, &self.data.history);
         if picker.is_empty() {
             return self.board.no_move_score(ply);
         }
@@ -263,7 +264,8 @@ impl<G: Game> Worker<'_, G> {
             }
             alpha = alpha.max(best);
         }
-        let mut picker = Picker::quiescence(&self.board, in_check);
+        let mut room = Moves::new();
+        let mut picker = Picker::quiescence(&mut room, &self.board, in_check);
         if in_check && picker.is_empty() {
             return self.board.no_move_score(ply);
         }

@@ -12,6 +12,10 @@ const SPARE: usize = 4;
 pub struct Frame {
     /// The move played from this ply ([`Move::NONE`] for a null move or none yet).
     pub mv: Move,
+    /// The coloured piece that move moved (see [`Game::moved_piece`](crate::game::Game)).
+    pub piece: usize,
+    /// The square it moved to: with `piece`, the index of continuation histories.
+    pub to: usize,
     /// The static evaluation here (`-INFINITE` when in check).
     pub static_eval: Score,
     /// A move to leave out here (singular extension search); [`Move::NONE`] for none.
@@ -26,6 +30,8 @@ impl Default for Frame {
     fn default() -> Self {
         Frame {
             mv: Move::NONE,
+            piece: 0,
+            to: 0,
             static_eval: 0,
             excluded: Move::NONE,
             in_check: false,

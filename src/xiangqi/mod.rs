@@ -214,4 +214,34 @@ impl Game for Xiangqi {
     fn perft(&mut self, depth: u32) -> u64 {
         self.pos.perft(depth)
     }
+
+    const PIECES: usize = PIECES;
+    const SQUARES: usize = SQUARES;
+
+    #[inline]
+    fn moved_piece(&self, m: Move) -> usize {
+        Xiangqi::moved_piece(self, m)
+    }
+
+    #[inline]
+    fn captured_piece(&self, m: Move) -> Option<usize> {
+        Xiangqi::captured_piece(self, m)
+    }
+
+    #[inline]
+    fn target(m: Move) -> usize {
+        Xiangqi::target(m)
+    }
+
+    fn see_ge(&self, m: Move, threshold: Score) -> bool {
+        Xiangqi::see_ge(self, m, threshold)
+    }
+
+    fn pawn_key(&self) -> u64 {
+        Xiangqi::pawn_key(self)
+    }
+
+    fn non_pawn_key(&self, side: Side) -> u64 {
+        Xiangqi::non_pawn_key(self, side)
+    }
 }
