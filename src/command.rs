@@ -138,8 +138,9 @@ pub enum Command {
 }
 
 /// The conventions of the protocol a session speaks, stated once by its front-end so that the
-/// controller never asks which protocol it is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// controller never asks which protocol it is. The default (every fact false) is UCI's, which
+/// holds until a protocol is chosen.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Dialect {
     /// The game the protocol plays, when it plays only one (UCCI: xiangqi).
     pub game: Option<Variant>,

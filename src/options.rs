@@ -107,6 +107,9 @@ impl Value {
 pub enum Effect {
     /// Changes the settings; the controller acts on what changed.
     Set(fn(&mut Settings, &Value)),
+    /// Changes the settings, then empties the hash and history tables even when the value is
+    /// the same (setting `Hash` starts the table afresh, as GUIs expect).
+    SetAndClear(fn(&mut Settings, &Value)),
     /// Asks the controller to act at once.
     Act(Action),
     /// Nothing for the controller: information only, or handled by the front-end.
@@ -156,7 +159,7 @@ pub static TABLE: &[Spec] = &[
         uci: Some("Hash"),
         ucci: Some("hashsize"),
         kind: Kind::Spin { default: HASH_DEFAULT, min: 1, max: HASH_MAX, zero: Some(HASH_DEFAULT) },
-        effect: Effect::Set(|s, v| s.hash_mb = v.int() as usize),
+        effect: Effect::SetAndClear(|s, v| s.hash_mb = v.int() as usize),
         doc: "transposition table size in MB (0: the default)",
     },
     Spec {
@@ -548,7 +551,7 @@ mod tests {
     fn set(name: &str, value: Option<&str>) -> Result<Settings, OptionError> {
         let (spec, v) = parse(name, value)?;
         let mut s = Settings::default();
-        if let Effect::Set(f) = spec.effect {
+        if let Effect::Set(f) | Effect::SetAndClear(f) = spec.effect {
             f(&mut s, &v);
         }
         Ok(s)

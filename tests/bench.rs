@@ -2,15 +2,14 @@
 //! `tests/data/bench.txt`. A change of play can land only by updating that number on purpose,
 //! with `Bench: <nodes>` as the last line of its commit message.
 
+mod common;
+
 use std::process::Command;
 
 #[test]
 fn bench_prints_the_recorded_node_count() {
     let expected = include_str!("data/bench.txt").trim();
-    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .arg("bench")
-        .output()
-        .expect("chariot bench runs");
+    let out = Command::new(common::binary()).arg("bench").output().expect("chariot bench runs");
     assert!(out.status.success(), "chariot bench failed: {out:?}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let last = stdout.lines().last().unwrap_or_default();
@@ -24,7 +23,7 @@ fn bench_prints_the_recorded_node_count() {
 #[test]
 fn bench_is_the_same_on_every_run() {
     let run = || {
-        let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        let out = Command::new(common::binary())
             .args(["bench", "--depth", "6"])
             .output()
             .expect("chariot bench runs");

@@ -1,6 +1,8 @@
 //! Chess perft against tests/data/perft-chess.epd (`<fen>;D1 n;D2 n;...`, `#` comments) and a
 //! few Chess960 positions.
 
+mod common;
+
 use chariot::chess::Chess;
 use chariot::game::Game;
 
@@ -22,43 +24,19 @@ rk5r/8/8/8/8/8/8/RK4R1 w AGah - 0 1;D1 24;D2 487;D3 11500;D4 252562\n\
 2r1kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1;D1 22;D2 483;D3 11144;D4 258747\n\
 ";
 
-struct Case {
-    fen: String,
-    counts: Vec<(u32, u64)>,
-}
-
-fn cases(text: &str) -> Vec<Case> {
-    let mut out = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-        let mut parts = line.split(';');
-        let fen = parts.next().expect("a FEN before the counts").trim().to_string();
-        let counts = parts
-            .map(|p| {
-                let p = p.trim();
-                let (d, n) = p.split_once(' ').unwrap_or_else(|| panic!("bad count '{p}'"));
-                let depth = d.trim_start_matches('D').parse().expect("depth");
-                (depth, n.trim().parse().expect("count"))
-            })
-            .collect();
-        out.push(Case { fen, counts });
-    }
-    assert!(!out.is_empty(), "no perft positions read");
-    out
-}
-
 fn run(text: &str, limit: u64) {
     run_with(text, limit, |game, depth| game.perft(depth));
 }
 
 fn run_with(text: &str, limit: u64, perft: impl Fn(&mut Chess, u32) -> u64) {
-    for case in cases(text) {
-        let mut game = Chess::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
-        for (i, &(depth, expected)) in case.counts.iter().enumerate() {
+    for (fen, counts) in common::perft_cases(text) {
+        let mut game = Chess::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for (i, &(depth, expected)) in counts.iter().enumerate() {
             // Always check the first depth, so every position is covered.
             if expected > limit && i > 0 {
                 break;
             }
-            assert_eq!(perft(&mut game, depth), expected, "{} depth {depth}", case.fen);
+            assert_eq!(perft(&mut game, depth), expected, "{fen} depth {depth}");
         }
     }
 }

@@ -1,5 +1,7 @@
 //! Xiangqi perft against the verified counts in `tests/data/perft-xiangqi.epd`.
 
+mod common;
+
 use chariot::game::Game;
 use chariot::xiangqi::Xiangqi;
 use std::time::Instant;
@@ -11,31 +13,15 @@ const EPD: &str = include_str!("data/perft-xiangqi.epd");
 const QUICK_NODE_LIMIT: u64 = 3_000_000;
 
 /// (FEN, [(depth, count)]) for each line of the EPD file.
-fn cases() -> Vec<(&'static str, Vec<(u32, u64)>)> {
-    EPD.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let mut parts = line.split(';');
-            let fen = parts.next().expect("a FEN before the first ';'").trim();
-            let depths = parts
-                .map(|p| {
-                    let p = p.trim();
-                    let (d, n) = p.split_once(' ').expect("'D<depth> <count>'");
-                    let d = d.trim_start_matches('D').parse().expect("a depth");
-                    (d, n.trim().parse().expect("a count"))
-                })
-                .collect();
-            (fen, depths)
-        })
-        .collect()
+fn cases() -> Vec<(String, Vec<(u32, u64)>)> {
+    common::perft_cases(EPD)
 }
 
 /// The portable counting path, which CPUs with POPCNT never take, on every position.
 #[test]
 fn perft_portable() {
     for (fen, depths) in cases() {
-        let mut game = Xiangqi::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut game = Xiangqi::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         let &(depth, expected) =
             depths.iter().rev().find(|(_, n)| *n <= 300_000).unwrap_or(&depths[0]);
         assert_eq!(game.perft_portable(depth), expected, "{fen} depth {depth}");
@@ -45,7 +31,7 @@ fn perft_portable() {
 fn check(limit: u64) {
     let mut failures = Vec::new();
     for (fen, depths) in cases() {
-        let mut game = Xiangqi::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut game = Xiangqi::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         for &(depth, expected) in &depths {
             if expected > limit && depth > 1 {
                 continue;
@@ -55,7 +41,7 @@ fn check(limit: u64) {
                 failures.push(format!("{fen} depth {depth}: got {got}, expected {expected}"));
             }
         }
-        assert_eq!(game.fen(), Xiangqi::from_fen(fen).map(|g| g.fen()).unwrap_or_default());
+        assert_eq!(game.fen(), Xiangqi::from_fen(&fen).map(|g| g.fen()).unwrap_or_default());
     }
     assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
 }

@@ -118,12 +118,7 @@ impl Engine {
             Settings { variant: variant.unwrap_or(Variant::Chess), ..Settings::default() };
         Ok(Engine {
             sink,
-            dialect: crate::command::Dialect {
-                game: None,
-                farewell: false,
-                answer_idle_stop: false,
-                ignore_unknown_options: false,
-            },
+            dialect: Dialect::default(),
             gate: Arc::new(Gate::default()),
             temper: Arc::new(Mutex::new(Temper::default())),
             board: Some(Board::startpos(settings.variant)),
@@ -365,6 +360,16 @@ impl Engine {
                 let old = self.settings.clone();
                 apply(&mut self.settings, &value);
                 self.settings_changed(&old);
+            }
+            Effect::SetAndClear(apply) => {
+                let old = self.settings.clone();
+                apply(&mut self.settings, &value);
+                // A resized table is empty already; clearing a big one again costs time.
+                if self.settings.hash_mb == old.hash_mb {
+                    self.table_mut().clear();
+                }
+                self.settings_changed(&old);
+                self.pool.clear();
             }
         }
     }

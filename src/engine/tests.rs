@@ -1,7 +1,6 @@
 //! The controller driven directly, with a recorder in place of the protocol writer.
 
 use super::*;
-use crate::protocol::Protocol;
 use crate::report::Eval;
 use std::time::Duration;
 
@@ -33,6 +32,26 @@ impl Recorder {
             }
         }
         reports.clone()
+    }
+}
+
+/// The conventions the controller is tested under: UCI's and UCCI's, as their front-ends
+/// state them.
+#[derive(Copy, Clone)]
+enum Protocol {
+    Uci,
+    Ucci,
+}
+
+impl Protocol {
+    fn dialect(self) -> Dialect {
+        let ucci = matches!(self, Protocol::Ucci);
+        Dialect {
+            game: ucci.then_some(Variant::Xiangqi),
+            farewell: ucci,
+            answer_idle_stop: ucci,
+            ignore_unknown_options: ucci,
+        }
     }
 }
 

@@ -35,10 +35,9 @@ pub struct Moves {
     scores: [i32; MAX_MOVES],
 }
 
-impl Moves {
-    /// Empty room.
+impl Default for Moves {
     #[inline(always)]
-    pub fn new() -> Moves {
+    fn default() -> Moves {
         Moves { list: MoveList::new(), scores: [0; MAX_MOVES] }
     }
 }

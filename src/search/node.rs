@@ -157,7 +157,7 @@ impl<G: Game> Worker<'_, G> {
         }
 
         // Step 7. The move loop, in the picker's order.
-        let mut room = Moves::new();
+        let mut room = Moves::default();
         let killers = self.data.stack[ply].killers;
         let mut picker = Picker::main(&mut room, &self.board, tt_move, killers, &self.data.history);
         if picker.is_empty() {
@@ -264,7 +264,7 @@ impl<G: Game> Worker<'_, G> {
             }
             alpha = alpha.max(best);
         }
-        let mut room = Moves::new();
+        let mut room = Moves::default();
         let mut picker = Picker::quiescence(&mut room, &self.board, in_check);
         if in_check && picker.is_empty() {
             return self.board.no_move_score(ply);

@@ -176,3 +176,28 @@ pub fn python_client(module: &str, script: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The positions of a perft file (`<fen>;D1 <count>;D2 <count>...`, `#` comments): each FEN with
+/// its `(depth, count)` pairs. Both games' perft tests read their files with it.
+pub fn perft_cases(text: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+    let cases: Vec<_> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().expect("a FEN before the counts").trim().to_string();
+            let counts = parts
+                .map(|p| {
+                    let p = p.trim();
+                    let (d, n) = p.split_once(' ').unwrap_or_else(|| panic!("bad count '{p}'"));
+                    let depth = d.trim_start_matches('D').parse().expect("a depth");
+                    (depth, n.trim().parse().expect("a count"))
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect();
+    assert!(!cases.is_empty(), "no perft positions read");
+    cases
+}
