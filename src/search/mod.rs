@@ -26,6 +26,7 @@ pub mod tt;
 use crate::game::{Game, MATE, MATE_BOUND, MAX_PLY, Move, Score};
 use crate::report::Eval;
 use history::History;
+use movepick::Moves;
 use signals::Signals;
 use stack::Stack;
 use tt::Table;
@@ -120,7 +121,6 @@ impl PvTable {
 /// What a search thread keeps from one `go` to the next: its history tables, its stack and
 /// its PV table. The history survives until a new game clears it; the stack is reset by every
 /// search.
-#[derive(Default)]
 pub struct ThreadData {
     /// Move-ordering history.
     pub history: History,
@@ -128,6 +128,19 @@ pub struct ThreadData {
     pub stack: Stack,
     /// Principal variations.
     pv: PvTable,
+    /// The moves of the node at each ply, reused from node to node.
+    moves: Vec<Moves>,
+}
+
+impl Default for ThreadData {
+    fn default() -> Self {
+        ThreadData {
+            history: History::default(),
+            stack: Stack::default(),
+            pv: PvTable::default(),
+            moves: (0..=MAX_PLY).map(|_| Moves::default()).collect(),
+        }
+    }
 }
 
 impl ThreadData {
@@ -230,14 +243,14 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// The static evaluation of the current position.
-    #[inline]
+    #[inline(always)]
     fn evaluate(&mut self) -> Score {
         use crate::game::Evaluator;
         self.eval.evaluate(&self.board)
     }
 
     /// Plays `m` from `ply`: the board, the evaluation state and the stack.
-    #[inline]
+    #[inline(always)]
     fn play(&mut self, m: Move, ply: usize) {
         use crate::game::Evaluator;
         let frame = &mut self.data.stack[ply];
@@ -249,7 +262,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Takes back the move played by [`Worker::play`].
-    #[inline]
+    #[inline(always)]
     fn take_back(&mut self) {
         use crate::game::Evaluator;
         self.board.unmake();
@@ -257,7 +270,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Passes the turn at `ply` (null-move pruning).
-    #[inline]
+    #[inline(always)]
     fn play_null(&mut self, ply: usize) {
         use crate::game::Evaluator;
         self.data.stack[ply].mv = Move::NONE;
@@ -266,7 +279,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Takes back [`Worker::play_null`].
-    #[inline]
+    #[inline(always)]
     fn take_back_null(&mut self) {
         use crate::game::Evaluator;
         self.board.unmake_null();

@@ -2,7 +2,7 @@
 //! quiescence search below it.
 
 use super::Worker;
-use super::movepick::{Moves, Picker};
+use super::movepick::Picker;
 use super::tt::Bound;
 use crate::game::{DRAW, Game, INFINITE, MATE, MATE_BOUND, MAX_PLY, Move, Score};
 
@@ -157,9 +157,10 @@ impl<G: Game> Worker<'_, G> {
         }
 
         // Step 7. The move loop, in the picker's order.
-        let mut room = Moves::default();
         let killers = self.data.stack[ply].killers;
-        let mut picker = Picker::main(&mut room, &self.board, tt_move, killers, &self.data.history);
+        let data = &mut *self.data;
+        let mut picker =
+            Picker::main(&mut data.moves[ply], &self.board, tt_move, killers, &data.history);
         if picker.is_empty() {
             return self.board.no_move_score(ply);
         }
@@ -168,7 +169,7 @@ impl<G: Game> Worker<'_, G> {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut searched = 0;
-        while let Some(m) = picker.next_move() {
+        while let Some(m) = picker.next_move(&mut self.data.moves[ply]) {
             let i = searched;
             searched += 1;
             let tactical = self.board.is_tactical(m);
@@ -264,12 +265,11 @@ impl<G: Game> Worker<'_, G> {
             }
             alpha = alpha.max(best);
         }
-        let mut room = Moves::default();
-        let mut picker = Picker::quiescence(&mut room, &self.board, in_check);
+        let mut picker = Picker::quiescence(&mut self.data.moves[ply], &self.board, in_check);
         if in_check && picker.is_empty() {
             return self.board.no_move_score(ply);
         }
-        while let Some(m) = picker.next_move() {
+        while let Some(m) = picker.next_move(&mut self.data.moves[ply]) {
             self.play(m, ply);
             let score = -self.quiescence(-beta, -alpha, ply + 1);
             self.take_back();
