@@ -114,11 +114,6 @@ impl Table {
         self.generation = 0;
     }
 
-    /// The size in megabytes.
-    pub fn size_mb(&self) -> usize {
-        self.entries.len() * ENTRY_BYTES / (1024 * 1024)
-    }
-
     /// Empties the table.
     pub fn clear(&mut self) {
         for e in &mut self.entries {

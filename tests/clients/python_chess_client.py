@@ -103,15 +103,23 @@ def check_play_with_ponder(engine, log):
             break
         if result.ponder is not None:
             assert result.ponder in board.legal_moves, (board.fen(), result)
-        if result.ponder is not None and turn % 2 == 0:
+        others = [m for m in board.legal_moves if m != result.ponder]
+        if result.ponder is not None and (turn % 2 == 0 or not others):
+            # The predicted reply (also when it is the only legal move).
             board.push(result.ponder)
             hits += 1
         else:
-            board.push(next(m for m in board.legal_moves if m != result.ponder))
+            board.push(others[0])
             misses += 1
-    # One more move so that the last ponder search is settled (hit or stopped).
+        if board.is_game_over():
+            break
+    # One more move so that the last ponder search is settled (hit or stopped); a finished
+    # game has none, and the engine says so.
     result = engine.play(board, limit, game=game, ponder=False)
-    assert result.move in board.legal_moves, (board.fen(), result)
+    if board.is_game_over():
+        assert result.move is None, (board.fen(), result)
+    else:
+        assert result.move in board.legal_moves, (board.fen(), result)
     sent = [t for t in log.traffic if "<< " in t]
     assert hits >= 1 and misses >= 1, (hits, misses)
     assert any(t.endswith("<< ponderhit") for t in sent), "no ponderhit was sent"
