@@ -191,7 +191,7 @@ impl Engine {
     }
 
     fn set_variant(&mut self, v: Variant) {
-        if v != self.variant() || self.board.is_none() {
+        if v != self.variant() {
             self.settings.variant = v;
             self.board = Some(Board::startpos(v));
             if let Some(b) = self.board.as_mut() {
@@ -403,6 +403,8 @@ impl Engine {
         if new.log_file != old.log_file
             && let Err(e) = self.sink.set_log(&new.log_file)
         {
+            // The old log (if any) goes on; the same path may be tried again.
+            self.settings.log_file = old.log_file.clone();
             self.send(Report::Error(format!("cannot open log file '{}': {e}", new.log_file)));
         }
     }
