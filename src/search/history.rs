@@ -9,6 +9,8 @@ use crate::game::Move;
 
 /// History scores saturate here, so they never outrank killers in the move order.
 pub const HISTORY_MAX: i32 = 1 << 20;
+/// At the start of each search, every score is divided by this.
+const HISTORY_AGE_DIVISOR: i32 = 2;
 
 /// The history tables of one search thread.
 pub struct History {
@@ -26,6 +28,15 @@ impl History {
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
+    }
+
+    /// Halves every score: called as each search starts, so that what was learned moves ago
+    /// counts less than what the search learns now, and scores that rose to the cap become
+    /// distinguishable again.
+    pub fn age(&mut self) {
+        for h in &mut self.butterfly {
+            *h /= HISTORY_AGE_DIVISOR;
+        }
     }
 
     /// The butterfly score of quiet move `m` by `side`.

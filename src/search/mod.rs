@@ -23,7 +23,7 @@ pub mod stack;
 pub mod time;
 pub mod tt;
 
-use crate::game::{Game, MATE, MATE_BOUND, MAX_PLY, Move, Score};
+use crate::game::{Evaluator, Game, MATE, MATE_BOUND, MAX_PLY, Move, Score};
 use crate::report::Eval;
 use history::History;
 use movepick::Moves;
@@ -202,8 +202,8 @@ impl<'a, G: Game> Worker<'a, G> {
         id: usize,
         data: &'a mut ThreadData,
     ) -> Self {
-        use crate::game::Evaluator;
         data.stack.reset();
+        data.history.age();
         Worker {
             eval: G::Eval::new(&board),
             board,
@@ -245,14 +245,12 @@ impl<'a, G: Game> Worker<'a, G> {
     /// The static evaluation of the current position.
     #[inline(always)]
     fn evaluate(&mut self) -> Score {
-        use crate::game::Evaluator;
         self.eval.evaluate(&self.board)
     }
 
     /// Plays `m` from `ply`: the board, the evaluation state and the stack.
     #[inline(always)]
     fn play(&mut self, m: Move, ply: usize) {
-        use crate::game::Evaluator;
         let frame = &mut self.data.stack[ply];
         frame.mv = m;
         frame.piece = self.board.moved_piece(m);
@@ -264,7 +262,6 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Takes back the move played by [`Worker::play`].
     #[inline(always)]
     fn take_back(&mut self) {
-        use crate::game::Evaluator;
         self.board.unmake();
         self.eval.pop();
     }
@@ -272,7 +269,6 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Passes the turn at `ply` (null-move pruning).
     #[inline(always)]
     fn play_null(&mut self, ply: usize) {
-        use crate::game::Evaluator;
         self.data.stack[ply].mv = Move::NONE;
         self.eval.push_null(&self.board);
         self.board.make_null();
@@ -281,7 +277,6 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Takes back [`Worker::play_null`].
     #[inline(always)]
     fn take_back_null(&mut self) {
-        use crate::game::Evaluator;
         self.board.unmake_null();
         self.eval.pop();
     }

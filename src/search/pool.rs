@@ -145,18 +145,12 @@ impl Pool {
 }
 
 impl Drop for Pool {
+    /// Closes every thread's channel and waits for the threads to finish their queues.
     fn drop(&mut self) {
-        let _ = self.resize_to_zero();
-    }
-}
-
-impl Pool {
-    fn resize_to_zero(&mut self) -> std::thread::Result<()> {
         for t in self.threads.drain(..) {
             drop(t.jobs);
-            t.handle.join()?;
+            let _ = t.handle.join();
         }
-        Ok(())
     }
 }
 
@@ -457,7 +451,8 @@ mod tests {
             );
             rx.recv_timeout(PATIENCE).expect("the thread answers")
         };
-        assert!(kept >= value, "history kept from one go to the next: {kept} < {value}");
+        // Aged by half as the next search starts, but not forgotten.
+        assert!(kept >= value / 2 && kept > 0, "history kept from one go to the next: {kept}");
         // A new game clears it.
         pool.clear();
         let (_, _, value) = inspect(&pool, |d| d.history.best_quiet());
