@@ -4,7 +4,7 @@
 //! It never blocks on the search. While a search runs, `stop`, `ponderhit`, `isready`, `debug`
 //! and `quit` act at once; every other command waits in a queue until the search has answered,
 //! and then runs in order, so nothing is dropped. The game is chosen here, once per command
-//! ([`board::with_board`]): everything below [`Engine::start`] is compiled for one game. The
+//! (`board::with_board!`): everything below `Engine::start` is compiled for one game. The
 //! controller speaks in neutral [`Report`]s to a [`Sink`] and knows no protocol: what differs
 //! between protocols arrives as a [`Dialect`] or inside the commands.
 

@@ -3,8 +3,8 @@
 //! Iterative deepening over a principal-variation alpha-beta search with a quiescence search at
 //! the leaves, a shared transposition table and the usual pruning. Where to find what:
 //!
-//! - [`root`]: iterative deepening, aspiration windows and the root move loop;
-//! - [`node`]: the node search (node kinds as types) and the quiescence search;
+//! - `root`: iterative deepening, aspiration windows and the root move loop;
+//! - `node`: the node search (node kinds as types) and the quiescence search;
 //! - [`movepick`]: the order moves are tried in; [`history`]: what ordering learns;
 //! - [`stack`]: the per-ply search stack;
 //! - [`pool`]: the persistent search threads (Lazy SMP) and the answer to a `go`;

@@ -279,7 +279,7 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
 }
 
 /// Win/draw/loss chances in permille for the side to move, from a logistic model of the score:
-/// a score of [`WDL_EVEN`] is an even chance of winning, and [`WDL_SPREAD`] sets how fast the
+/// a score of `WDL_EVEN` is an even chance of winning, and `WDL_SPREAD` sets how fast the
 /// chance moves with the score.
 pub fn wdl(score: i32) -> [u32; 3] {
     if score >= MATE_BOUND {

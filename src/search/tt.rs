@@ -5,7 +5,7 @@
 //!   accepts an entry only when `check ^ data == key`, so a torn write (two threads storing at
 //!   once) reads as a miss instead of as another position's data. Loads and stores are
 //!   `Relaxed`: a racy read costs at most a miss, never undefined behaviour.
-//! - Buckets hold [`BUCKET`] entries. A store overwrites the entry with the same key if present,
+//! - Buckets hold `BUCKET` entries. A store overwrites the entry with the same key if present,
 //!   otherwise the entry whose depth, discounted by its age in searches, is smallest.
 //! - Scores of mates are stored relative to the node (plies to mate from here), and converted
 //!   back with the ply of the probing node, so that they stay right on other paths.
