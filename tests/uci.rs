@@ -393,7 +393,7 @@ fn go_takes_any_subset_in_any_order_and_skips_unknown_words() {
     let start = Instant::now();
     let lines = search(&mut s, "go movetime 400");
     let took = start.elapsed();
-    assert!(took >= Duration::from_millis(300) && took < Duration::from_millis(1500), "{took:?}");
+    assert!(took >= Duration::from_millis(300) && took < Duration::from_secs(3), "{took:?}");
     all_legal(&after_e4, &lines);
 
     // Clocks in every order, with increments and moves to go: black has 1 s of 100 s.
@@ -404,7 +404,7 @@ fn go_takes_any_subset_in_any_order_and_skips_unknown_words() {
     ] {
         let start = Instant::now();
         let lines = search(&mut s, go);
-        assert!(start.elapsed() < Duration::from_millis(700), "{go}: {:?}", start.elapsed());
+        assert!(start.elapsed() < Duration::from_millis(1500), "{go}: {:?}", start.elapsed());
         all_legal(&after_e4, &lines);
     }
 
@@ -907,19 +907,28 @@ fn xiangqi_by_option() {
 fn xiangqi_by_the_shape_of_the_fen() {
     let mut s = uci();
     let out = answer(&mut s, &format!("position fen {XQ_START} moves b0c2"));
-    assert_eq!(out, ["info string variant set to xiangqi by the FEN"]);
+    assert_eq!(
+        out,
+        ["info string a xiangqi position by the FEN's shape (the session's game stays chess)"]
+    );
     let lines = search(&mut s, "go depth 4");
     all_legal(&board::<Xiangqi>(Some(XQ_START), &["b0c2"]), &lines);
-    // The same variant again: nothing to say.
+    // The same game again: nothing to say.
     assert!(answer(&mut s, &format!("position fen {XQ_START}")).is_empty());
-    // `startpos` is now xiangqi's.
-    assert!(answer(&mut s, "position startpos").is_empty());
-    assert_eq!(perft(&mut s, 1).0, 44);
-    // And back.
+    // The FEN chose the game of its position only: `ucinewgame` and `startpos` are chess's,
+    // as UCI_Variant says.
+    s.send("ucinewgame");
+    assert!(answer(&mut s, "position startpos moves e2e4").is_empty());
+    assert_eq!(perft(&mut s, 1).0, 20);
+    // A chess FEN in a chess session: nothing to say either.
     let out =
         answer(&mut s, "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    assert_eq!(out, ["info string variant set to chess by the FEN"]);
+    assert!(out.is_empty(), "{out:?}");
     assert_eq!(perft(&mut s, 1).0, 20);
+    // With UCI_Variant xiangqi, startpos is xiangqi's.
+    s.send("setoption name UCI_Variant value xiangqi");
+    assert!(answer(&mut s, "position startpos").is_empty());
+    assert_eq!(perft(&mut s, 1).0, 44);
 }
 
 #[test]
@@ -1314,4 +1323,39 @@ fn a_ponderhit_right_after_a_bestmove_reaches_the_next_search() {
         ));
     }
     s.expect_within(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+}
+
+/// GUIs write promotions in upper case too (`e7e8Q`, which Stockfish accepts), and castling
+/// either king-to-square or king-takes-rook whatever UCI_Chess960 says.
+#[test]
+fn move_text_is_read_leniently() {
+    let mut s = uci();
+    let out = answer(&mut s, "position fen 8/4P3/8/8/8/k7/8/K7 w - - 0 1 moves e7e8Q");
+    assert!(out.is_empty(), "{out:?}");
+    let shown = answer(&mut s, "d");
+    assert!(shown.iter().any(|l| l == "Fen: 4Q3/8/8/8/8/k7/8/K7 b - - 0 1"), "{shown:?}");
+    let castles = "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves";
+    for chess960 in ["false", "true"] {
+        s.send(&format!("setoption name UCI_Chess960 value {chess960}"));
+        for (white, black) in [("e1g1", "e8c8"), ("e1h1", "e8a8")] {
+            let out = answer(&mut s, &format!("{castles} {white} {black}"));
+            assert!(out.is_empty(), "{chess960} {white} {black}: {out:?}");
+            let shown = answer(&mut s, "d");
+            assert!(
+                shown.iter().any(|l| l.starts_with("Fen: 2kr3r/8/8/8/8/8/8/R4RK1 w - - ")),
+                "{chess960} {white} {black}: {shown:?}"
+            );
+        }
+    }
+}
+
+/// The largest numbers a GUI could send are clamped, not overflowed: every `go` is answered.
+#[test]
+fn extreme_numbers_in_go_are_answered() {
+    let mut s = uci();
+    s.send("position startpos");
+    let lines = search(&mut s, "go mate 2147483647 movetime 200");
+    assert!(bestmove(&lines).is_some(), "{lines:?}");
+    let lines = search(&mut s, "go wtime 1000 btime 1000 winc 9223372036854775807");
+    assert!(bestmove(&lines).is_some(), "{lines:?}");
 }

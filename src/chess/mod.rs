@@ -309,8 +309,14 @@ impl Game for Chess {
         if self.in_check() { -(MATE - ply as Score) } else { DRAW }
     }
 
+    /// Reads coordinate notation leniently, as GUIs expect: upper-case letters (`e7e8Q`, as
+    /// Stockfish accepts) and castling written either king-to-square (`e1g1`) or
+    /// king-takes-rook (`e1h1`), whatever the Chess960 setting.
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let syntax = || MoveError::Syntax(text.to_string(), "chess coordinate");
+        let illegal = || MoveError::Illegal(text.to_string());
+        let lower = text.to_ascii_lowercase();
+        let text = lower.as_str();
         let bytes = text.as_bytes();
         let well_formed = matches!(bytes.len(), 4 | 5)
             && parse_square(&bytes[0..2]).is_some()
@@ -329,7 +335,7 @@ impl Game for Chess {
         list.iter()
             .find(|&&m| moves::flag(m) == CASTLE && self.text(m, !self.chess960) == text)
             .copied()
-            .ok_or_else(|| MoveError::Illegal(text.to_string()))
+            .ok_or_else(illegal)
     }
 
     fn move_text(&self, m: Move) -> String {

@@ -177,14 +177,17 @@ fn castling_notation() {
 #[test]
 fn parse_errors() {
     let g = Chess::startpos();
-    for bad in ["", "e2", "e2e", "e2e4qq", "e9e4", "i2e4", "e2e4k", "e7e8Q", "E2E4", "0000"] {
+    for bad in ["", "e2", "e2e", "e2e4qq", "e9e4", "i2e4", "e2e4k", "e2e4K", "0000"] {
         assert!(matches!(g.parse_move(bad), Err(MoveError::Syntax(..))), "{bad}");
     }
+    // Upper case is read as GUIs mean it.
+    assert_eq!(g.parse_move("E2E4"), g.parse_move("e2e4"));
+    assert_eq!(g.parse_move("e7e8Q"), Err(MoveError::Illegal("e7e8Q".to_string())));
     for illegal in ["e2e5", "e1e2", "a1a1", "e7e5", "e2e4q"] {
         assert_eq!(g.parse_move(illegal), Err(MoveError::Illegal(illegal.to_string())));
     }
     let g = game("8/P1k5/K7/8/8/8/8/8 w - - 0 1");
-    for promo in ["a7a8q", "a7a8r", "a7a8b", "a7a8n"] {
+    for promo in ["a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7a8Q", "a7a8N"] {
         assert!(g.parse_move(promo).is_ok(), "{promo}");
     }
     assert!(matches!(g.parse_move("a7a8"), Err(MoveError::Illegal(_))));

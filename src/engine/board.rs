@@ -91,6 +91,14 @@ impl Board {
         })
     }
 
+    /// The game this board plays.
+    pub fn variant(&self) -> Variant {
+        match self {
+            Board::Chess(_) => Variant::Chess,
+            Board::Xiangqi(_) => Variant::Xiangqi,
+        }
+    }
+
     /// Applies the rule settings that a board carries (Chess960 notation, the xiangqi move
     /// limit and repetition rules).
     pub fn apply(&mut self, settings: &Settings) {

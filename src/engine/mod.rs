@@ -411,19 +411,24 @@ impl Engine {
 
     fn set_position(&mut self, start: Start, moves: Vec<String>) {
         self.banned.clear();
-        // The FEN's shape may choose the other game, but only a position that is accepted
-        // switches to it: a rejected one applies nothing.
+        // A FEN's shape chooses the game of that position only; `startpos` is the game of the
+        // session (`UCI_Variant`). A rejected position applies nothing.
         let variant = match &start {
             Start::Fen(fen) => variant_of_fen(fen).unwrap_or(self.variant()),
             Start::Startpos => self.variant(),
         };
         match Board::setup(variant, &start, &moves, &self.settings) {
             Ok((b, last)) => {
-                if variant != self.variant() {
-                    self.set_variant(variant);
+                let previous = self.board.as_ref().map(Board::variant);
+                if previous.is_some_and(|p| p != variant) {
+                    // The other game's entries are of no use.
+                    self.table_mut().clear();
+                }
+                if variant != self.variant() && previous != Some(variant) {
                     self.send(Report::Message(format!(
-                        "variant set to {} by the FEN",
-                        variant.name()
+                        "a {} position by the FEN's shape (the session's game stays {})",
+                        variant.name(),
+                        self.variant().name()
                     )));
                 }
                 self.board = Some(b);

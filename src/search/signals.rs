@@ -188,7 +188,7 @@ impl Signals {
         // `go mate n`: a mate in at most n moves (2n - 1 plies) is what was asked for.
         if let Some(m) = self.mate_limit
             && score >= MATE_BOUND
-            && MATE - score < 2 * m as i32
+            && i64::from(MATE - score) < 2 * i64::from(m)
         {
             return true;
         }
@@ -201,5 +201,22 @@ impl Signals {
         while !self.stopped() && (self.pondering() || self.infinite) {
             std::thread::sleep(WAIT_POLL);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numbers from input never overflow: the largest `go mate` and `go depth` are clamped.
+    #[test]
+    fn extreme_limits_are_clamped() {
+        let mate = Limits { mate: Some(u32::MAX), ..Default::default() };
+        let s = Signals::new(&mate, Budget::default(), 1);
+        assert_eq!(s.max_depth, MAX_PLY as i32 - 1);
+        // A mate found is "within n moves" for any n this large.
+        assert!(s.iteration_done(0, 3, MATE - 5));
+        let depth = Limits { depth: Some(u32::MAX), ..Default::default() };
+        assert_eq!(Signals::new(&depth, Budget::default(), 1).max_depth, MAX_PLY as i32 - 1);
     }
 }
