@@ -762,12 +762,12 @@ fn move_overhead_and_ponder_change_the_time_plan() {
         lines.iter().find(|l| l.starts_with("info string time budget")).cloned().unwrap()
     };
     let plan_default = plan(&mut s, "go movetime 200");
-    assert!(plan_default.contains("hard Some(170)"), "{plan_default}");
+    assert!(plan_default.contains("hard 170 ms"), "{plan_default}");
     s.send("setoption name Move Overhead value 120");
     let plan_overhead = plan(&mut s, "go movetime 200");
-    assert!(plan_overhead.contains("hard Some(80)"), "{plan_overhead}");
+    assert!(plan_overhead.contains("hard 80 ms"), "{plan_overhead}");
     let soft = |p: &str| -> u64 {
-        p.split("soft Some(").nth(1).unwrap().split(')').next().unwrap().parse().unwrap()
+        p.split("soft ").nth(1).unwrap().split(" ms").next().unwrap().parse().unwrap()
     };
     let without = soft(&plan(&mut s, "go wtime 20000 btime 20000"));
     s.send("setoption name Ponder value true");
@@ -1358,4 +1358,46 @@ fn extreme_numbers_in_go_are_answered() {
     assert!(bestmove(&lines).is_some(), "{lines:?}");
     let lines = search(&mut s, "go wtime 1000 btime 1000 winc 9223372036854775807");
     assert!(bestmove(&lines).is_some(), "{lines:?}");
+}
+
+/// Without UCI_Chess960, castling is written king-to-square, unless that text would be a king
+/// step's too: then it is written king-takes-rook, so no two moves share a text.
+#[test]
+fn castling_text_is_never_ambiguous() {
+    let mut s = uci();
+    s.send("position fen 1k5r/8/8/8/8/8/8/RK5R w HAh - 0 1");
+    let (total, lines) = perft(&mut s, 1);
+    let moves: Vec<String> =
+        lines.iter().filter_map(|l| l.split(':').next()).map(str::to_string).collect();
+    let mut texts: Vec<&String> = moves.iter().collect();
+    texts.sort();
+    texts.dedup();
+    assert_eq!(texts.len() as u64, total, "{moves:?}");
+    assert!(moves.iter().any(|m| m == "b1a1"), "long castling king-takes-rook: {moves:?}");
+    assert!(moves.iter().any(|m| m == "b1g1"), "short castling king-to-square: {moves:?}");
+    assert!(moves.iter().any(|m| m == "b1c1"), "the king step: {moves:?}");
+    // Both read back as the moves they name.
+    let out = answer(&mut s, "position fen 1k5r/8/8/8/8/8/8/RK5R w HAh - 0 1 moves b1a1");
+    assert!(out.is_empty(), "{out:?}");
+    let shown = answer(&mut s, "d");
+    assert!(shown.iter().any(|l| l.starts_with("Fen: 1k5r/8/8/8/8/8/8/2KR3R b k - ")), "{shown:?}");
+}
+
+/// Chinese notation names xiangqi moves only (chess's names are the PV itself), and debug lines
+/// print plain numbers.
+#[test]
+fn chinese_notation_is_for_xiangqi_and_debug_lines_are_plain() {
+    let mut s = uci();
+    s.send("setoption name Chinese Notation value true");
+    s.send("debug on");
+    s.send("position startpos");
+    let lines = search(&mut s, "go depth 3 wtime 60000 btime 60000");
+    assert!(!lines.iter().any(|l| l.starts_with("info string pv ")), "{lines:?}");
+    let budget = lines.iter().find(|l| l.contains("time budget")).expect("a budget line");
+    assert!(!budget.contains("Some(") && !budget.contains("None"), "{budget}");
+    s.send("setoption name UCI_Variant value xiangqi");
+    s.send("position startpos");
+    let lines = search(&mut s, "go depth 3");
+    assert!(lines.iter().any(|l| l.starts_with("info string pv ")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("time budget: soft none, hard none")), "{lines:?}");
 }

@@ -96,7 +96,12 @@ impl Chess {
         let from = moves::from_sq(m);
         let mut to = moves::to_sq(m);
         if moves::flag(m) == CASTLE && !chess960 {
-            to = Board::castle_targets(from, to).0;
+            // King-to-square, unless the king lands next to (or on) its own square: then the
+            // text could be a king step's (Chess960 starts), so it stays king-takes-rook.
+            let king_to = Board::castle_targets(from, to).0;
+            if king_to.abs_diff(from) > 1 {
+                to = king_to;
+            }
         }
         let mut s = square_name(from) + &square_name(to);
         if let Some(kind) = moves::promotion(m) {

@@ -495,9 +495,11 @@ impl Engine {
         let side = board.side_to_move().index();
         let budget = Budget::plan(&limits, side, self.settings.overhead_ms, self.settings.ponder);
         if self.settings.debug {
+            let ms = |t: Option<u64>| t.map_or("none".to_string(), |t| format!("{t} ms"));
             self.send(Report::Message(format!(
-                "time budget: soft {:?} ms, hard {:?} ms",
-                budget.soft, budget.hard
+                "time budget: soft {}, hard {}",
+                ms(budget.soft),
+                ms(budget.hard)
             )));
         }
         let mut signals = Signals::new(&limits, budget, self.pool.len());

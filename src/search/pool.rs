@@ -253,9 +253,13 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
                 pv: line_text(board, &rm.pv),
             });
         }
+        // Only where the tradition has names of its own (xiangqi); chess's are the PV's.
         if view.move_names && fail.is_none() {
-            let names = line_names(board, &w.root_moves[0].pv);
-            sink.send(&Report::Message(format!("pv {}", names.join(" "))));
+            let pv = &w.root_moves[0].pv;
+            let names = line_names(board, pv);
+            if names != line_text(board, pv) {
+                sink.send(&Report::Message(format!("pv {}", names.join(" "))));
+            }
         }
         if view.refutations && fail.is_none() {
             for rm in &w.root_moves {
