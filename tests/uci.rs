@@ -1401,3 +1401,21 @@ fn chinese_notation_is_for_xiangqi_and_debug_lines_are_plain() {
     assert!(lines.iter().any(|l| l.starts_with("info string pv ")), "{lines:?}");
     assert!(lines.iter().any(|l| l.contains("time budget: soft none, hard none")), "{lines:?}");
 }
+
+/// `quit` stops the running search at once, but the commands read before it still run, in
+/// order, and every `go` among them is answered.
+#[test]
+fn quit_runs_the_commands_queued_before_it() {
+    let start = Instant::now();
+    let (lines, status) = run_script(
+        &[],
+        "uci\nposition startpos\ngo depth 60\nd\ngo depth 60\nposition startpos moves e2e4\nd\nquit\n",
+    );
+    assert!(status.success());
+    assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+    let answers: Vec<_> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 2, "{lines:?}");
+    let fens: Vec<_> = lines.iter().filter(|l| l.starts_with("Fen: ")).collect();
+    assert_eq!(fens.len(), 2, "both `d` ran: {lines:?}");
+    assert!(fens[1].contains("4P3"), "the second `d` after e2e4: {fens:?}");
+}

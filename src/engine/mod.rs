@@ -101,6 +101,9 @@ pub struct Engine {
     running: Option<Running>,
     pending: VecDeque<Command>,
     eof: bool,
+    /// `quit` arrived during a search: the searches of the commands queued before it stop at
+    /// once.
+    quitting: bool,
     done_tx: Sender<()>,
     done_rx: Receiver<()>,
     /// Holds the reader in UCCI batch mode until each `go` is answered.
@@ -131,6 +134,7 @@ impl Engine {
             running: None,
             pending: VecDeque::new(),
             eof: false,
+            quitting: false,
             done_tx,
             done_rx,
         })
@@ -235,10 +239,11 @@ impl Engine {
                 Command::PonderHit { draw_offer } => run.signals.ponderhit(draw_offer),
                 Command::Debug(on) => self.settings.debug = on,
                 Command::Quit => {
+                    // The running search stops at once; the commands queued before `quit`
+                    // still run in order (a queued `go` answers at once), then the session ends.
                     run.signals.stop();
-                    self.finish_search(false);
-                    self.quit();
-                    return false;
+                    self.quitting = true;
+                    self.pending.push_back(Command::Quit);
                 }
                 other => self.pending.push_back(other),
             }
@@ -593,7 +598,7 @@ impl Engine {
                 let _ = done.send(());
             });
         }
-        if self.eof && (unbounded || limits.ponder) {
+        if self.quitting || (self.eof && (unbounded || limits.ponder)) {
             signals.stop();
         }
         self.running = Some(Running { signals, unbounded });
