@@ -3,7 +3,7 @@
 use chariot::engine::Engine;
 use chariot::game::Variant;
 use chariot::protocol::output::Output;
-use chariot::protocol::{Writer, reader};
+use chariot::protocol::{Protocol, Writer, reader};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::BufReader;
 use std::sync::Arc;
@@ -117,10 +117,12 @@ fn run_loop(cli: Cli) {
     let spawned = if cli.commands.is_empty() {
         // Commands given as arguments print only their answers; a session gets a banner.
         out.text(reader::BANNER);
-        reader::spawn(BufReader::new(std::io::stdin()), tx, out, gate)
+        reader::spawn(BufReader::new(std::io::stdin()), tx, out, gate, None)
     } else {
+        // Commands given as arguments imply UCI when they name no protocol, as Stockfish's do.
         let script = cli.commands.join("\n") + "\n";
-        reader::spawn(std::io::Cursor::new(script.into_bytes()), tx, out, gate)
+        let input = std::io::Cursor::new(script.into_bytes());
+        reader::spawn(input, tx, out, gate, Some(Protocol::Uci))
     };
     if let Err(e) = spawned {
         eprintln!("chariot: cannot start the input thread: {e}");

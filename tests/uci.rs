@@ -1419,3 +1419,32 @@ fn quit_runs_the_commands_queued_before_it() {
     assert_eq!(fens.len(), 2, "both `d` ran: {lines:?}");
     assert!(fens[1].contains("4P3"), "the second `d` after e2e4: {fens:?}");
 }
+
+/// Commands given as arguments imply UCI when none names a protocol (xiangqi with
+/// `--variant xiangqi`); a second protocol command says the protocol is already chosen.
+#[test]
+fn the_protocol_is_implied_by_arguments_and_chosen_once() {
+    let out = std::process::Command::new(common::binary())
+        .args(["position startpos moves e2e4", "go depth 3"])
+        .output()
+        .expect("chariot runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let best = text.lines().find(|l| l.starts_with("bestmove ")).expect("a bestmove");
+    assert!(legal_line(&board::<Chess>(None, &["e2e4"]), &[&best[9..13]]), "{best}");
+    let out = std::process::Command::new(common::binary())
+        .args(["--variant", "xiangqi", "position startpos", "go depth 3"])
+        .output()
+        .expect("chariot runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let best = text.lines().find(|l| l.starts_with("bestmove ")).expect("a bestmove");
+    assert!(Xiangqi::startpos().parse_move(&best[9..13]).is_ok(), "{best}");
+
+    let mut s = uci();
+    let out = answer(&mut s, "ucci");
+    assert_eq!(
+        out,
+        [
+            "info string error: this session already speaks uci; 'ucci' cannot switch it (start Chariot again)"
+        ]
+    );
+}

@@ -35,6 +35,14 @@ impl Protocol {
         }
     }
 
+    /// The protocol's name, as the command that chooses it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Ucci => "ucci",
+        }
+    }
+
     /// The conventions of the protocol, for the controller.
     pub fn dialect(self) -> Dialect {
         match self {
@@ -121,6 +129,11 @@ impl Frontend {
     /// A front-end for `protocol`.
     pub fn new(protocol: Protocol) -> Self {
         Frontend { protocol, ucci: ucci::State::default() }
+    }
+
+    /// The protocol spoken.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
     }
 
     /// Parses one input line (already trimmed of its line ending) into a command.

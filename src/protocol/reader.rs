@@ -29,17 +29,28 @@ pub const BANNER: &str = concat!(
     ": chess over uci, xiangqi over ucci; type help"
 );
 
-/// Starts the reader thread on `input`; events go to `inbox`.
+/// Starts the reader thread on `input`; events go to `inbox`. `implied`: the protocol spoken
+/// when the first command names none (commands given as arguments imply UCI, as Stockfish's
+/// do); `None` asks the user to choose.
 pub fn spawn(
     input: impl BufRead + Send + 'static,
     inbox: Sender<Event>,
     out: Arc<Writer>,
     gate: Arc<Gate>,
+    implied: Option<Protocol>,
 ) -> std::io::Result<JoinHandle<()>> {
-    std::thread::Builder::new().name("reader".into()).spawn(move || run(input, inbox, out, gate))
+    std::thread::Builder::new()
+        .name("reader".into())
+        .spawn(move || run(input, inbox, out, gate, implied))
 }
 
-fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Writer>, gate: Arc<Gate>) {
+fn run(
+    mut input: impl BufRead,
+    inbox: Sender<Event>,
+    out: Arc<Writer>,
+    gate: Arc<Gate>,
+    implied: Option<Protocol>,
+) {
     let mut frontend: Option<Frontend> = None;
     let mut raw = Vec::new();
     loop {
@@ -64,7 +75,7 @@ fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Writer>, gate: Ar
                 if line.is_empty() || line.starts_with('#') {
                     continue;
                 }
-                match Protocol::select(line) {
+                match Protocol::select(line).or(implied) {
                     Some(p) => {
                         out.set_protocol(p);
                         if inbox.send(Event::Dialect(p.dialect())).is_err() {
@@ -87,10 +98,16 @@ fn run(mut input: impl BufRead, inbox: Sender<Event>, out: Arc<Writer>, gate: Ar
                 }
             }
         };
-        let event = match fe.parse(line) {
-            Ok(Some(command)) => Event::Command(command),
-            Ok(None) => continue,
-            Err(e) => Event::Bad(e.to_string()),
+        let event = match (Protocol::select(line), fe.parse(line)) {
+            // The protocol is chosen once per session.
+            (Some(p), _) if p != fe.protocol() => Event::Bad(format!(
+                "this session already speaks {}; '{}' cannot switch it (start Chariot again)",
+                fe.protocol().name(),
+                p.name()
+            )),
+            (_, Ok(Some(command))) => Event::Command(command),
+            (_, Ok(None)) => continue,
+            (_, Err(e)) => Event::Bad(e.to_string()),
         };
         let quit = matches!(event, Event::Command(Command::Quit));
         // A search that only `stop` or `ponderhit` can end is not waited for: nothing else
