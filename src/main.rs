@@ -52,9 +52,9 @@ enum Tool {
     },
     /// Count the legal move tree.
     Perft {
-        /// The game.
-        #[arg(long, value_enum, default_value = "chess")]
-        variant: VariantArg,
+        /// The game (default: xiangqi for a 10-rank FEN, else chess).
+        #[arg(long, value_enum)]
+        variant: Option<VariantArg>,
         /// The position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
@@ -76,7 +76,13 @@ fn main() {
             chariot::bench::run(depth, threads);
         }
         Some(Tool::Perft { variant, fen, depth, divide }) => {
-            let result = match Variant::from(variant) {
+            // Without --variant, the FEN's shape tells the game, as it does in the protocols.
+            let variant = variant.map(Variant::from).unwrap_or_else(|| {
+                fen.as_deref()
+                    .and_then(chariot::engine::board::variant_of_fen)
+                    .unwrap_or(Variant::Chess)
+            });
+            let result = match variant {
                 Variant::Chess => {
                     chariot::bench::perft::<chariot::chess::Chess>(fen.as_deref(), depth, divide)
                 }

@@ -1448,3 +1448,35 @@ fn the_protocol_is_implied_by_arguments_and_chosen_once() {
         ]
     );
 }
+
+/// Small ones: input quoted in an error is cut short; `d` during `go infinite` says it waits;
+/// `chariot perft` reads the game from the FEN's shape.
+#[test]
+fn errors_quote_little_and_waiting_is_said() {
+    let mut s = uci();
+    let garbage = "x".repeat(100_000);
+    let out = answer(&mut s, &garbage);
+    assert_eq!(out.len(), 1, "one line");
+    assert!(
+        out[0].len() < 200 && out[0].contains("xxx..."),
+        "{}",
+        &out[0][..200.min(out[0].len())]
+    );
+
+    s.send("position startpos");
+    s.send("go infinite");
+    s.expect("info depth 2 ");
+    s.send("d");
+    s.expect("info string waiting for the search to end");
+    s.send("stop");
+    s.expect("bestmove");
+    s.expect("Fen: ");
+
+    let xq = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let out = std::process::Command::new(common::binary())
+        .args(["perft", "--fen", xq, "2"])
+        .output()
+        .expect("chariot runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("Nodes searched: 1920"), "{text}");
+}

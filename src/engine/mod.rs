@@ -77,6 +77,8 @@ impl Temper {
 /// A search in progress.
 struct Running {
     signals: Arc<Signals>,
+    /// The user was told that commands wait for the search (said once per search).
+    told_waiting: bool,
     /// `go infinite` or a `go` without limits: end of input stops it instead of waiting for it
     /// (so it does a search still pondering, which is looked up live).
     unbounded: bool,
@@ -232,7 +234,17 @@ impl Engine {
                 return false;
             }
         }
-        if let Some(run) = &self.running {
+        if let Some(run) = &mut self.running {
+            // A person typing `d` during `go infinite` would otherwise wait without a word.
+            if matches!(c, Command::Display(_) | Command::Eval | Command::Help | Command::Flip)
+                && !run.told_waiting
+            {
+                run.told_waiting = true;
+                self.sink.send(&Report::Message(
+                    "waiting for the search to end (stop ends it); then this runs".into(),
+                ));
+            }
+            let run = &*run;
             match c {
                 Command::IsReady => self.send(Report::Ready),
                 Command::Stop => run.signals.stop(),
@@ -601,7 +613,7 @@ impl Engine {
         if self.quitting || (self.eof && (unbounded || limits.ponder)) {
             signals.stop();
         }
-        self.running = Some(Running { signals, unbounded });
+        self.running = Some(Running { signals, unbounded, told_waiting: false });
     }
 }
 #[cfg(test)]

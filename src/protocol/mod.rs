@@ -220,13 +220,13 @@ pub fn parse_style(word: Option<&&str>) -> Result<Option<Style>, ParseError> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     /// The first word is no command this protocol knows.
-    #[error("unknown command '{0}' (type help for the list)")]
+    #[error("unknown command '{}' (type help for the list)", excerpt(.0))]
     Unknown(String),
     /// A value was expected after a keyword.
-    #[error("'{0}' needs a value")]
+    #[error("'{}' needs a value", excerpt(.0))]
     Missing(String),
     /// A value is not a number (or out of range).
-    #[error("'{value}' after '{keyword}' is not a valid number")]
+    #[error("'{}' after '{}' is not a valid number", excerpt(value), excerpt(keyword))]
     Number {
         /// The keyword the value belongs to.
         keyword: String,
@@ -234,6 +234,18 @@ pub enum ParseError {
         value: String,
     },
     /// Any other malformed command.
-    #[error("{0}")]
+    #[error("{}", excerpt(.0))]
     Malformed(String),
+}
+
+/// Input quoted in an error is cut to this many characters: a megabyte of garbage is not
+/// echoed back.
+const EXCERPT_CHARS: usize = 80;
+
+/// `text`, or its first [`EXCERPT_CHARS`] characters and an ellipsis.
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
 }
