@@ -157,28 +157,55 @@ pub fn eval_text<G: Inspect>(board: &G) -> String {
     };
     let mut out = format!("{:>14} | {first:>8} | {second:>8} | {:>8}\n", "Term", "Total");
     out.push_str(&format!("{:-<14}-+-{:-<8}-+-{:-<8}-+-{:-<8}\n", "", "", "", ""));
+    // Each side's share is rounded to protocol units first, so that every row adds up.
+    let round = |x: i32| (x + unit / 2 * x.signum()) / unit;
     let mut total = 0;
     for t in board.eval_terms() {
-        let diff = t.first - t.second;
-        total += diff;
+        let (ours, theirs) = (round(t.first), round(t.second));
+        total += ours - theirs;
         out.push_str(&format!(
             "{:>14} | {:>8} | {:>8} | {:>8}\n",
             t.name,
-            t.first / unit,
-            t.second / unit,
-            diff / unit
+            ours,
+            theirs,
+            ours - theirs
         ));
     }
-    let stm = board.evaluate();
+    let stm = round(board.evaluate());
     let units = match G::VARIANT {
         Variant::Chess => "centipawns",
         Variant::Xiangqi => "UCCI units, a horse = 100",
     };
     out.push_str(&format!(
         "\nEvaluation: {} for {first} ({}, {units}); {} for the side to move",
-        total / unit,
+        total,
         if total >= 0 { "ahead or level" } else { "behind" },
-        stm / unit
+        stm
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every row of `eval` adds up: first side's share minus second's is the row's total, and
+    /// the rows add up to the total for the first side.
+    #[test]
+    fn the_eval_table_adds_up() {
+        let mut x = Xiangqi::startpos();
+        for text in ["h2e2", "h9g7", "b0c2"] {
+            let m = x.parse_move(text).expect("legal");
+            x.make(m);
+            let table = eval_text(&x);
+            let mut sum = 0;
+            for row in table.lines().skip(2).take_while(|l| !l.is_empty()) {
+                let cells: Vec<i32> =
+                    row.split('|').skip(1).map(|c| c.trim().parse().expect("a number")).collect();
+                assert_eq!(cells[0] - cells[1], cells[2], "{row}");
+                sum += cells[2];
+            }
+            assert!(table.contains(&format!("Evaluation: {sum} for Red")), "{table}");
+        }
+    }
 }
