@@ -387,29 +387,6 @@ pub trait Evaluator<G: ?Sized>: Send + 'static {
     fn evaluate(&mut self, board: &G) -> Score;
 }
 
-/// The evaluator without a state of its own: it asks the board every time. A game whose board
-/// keeps its evaluation sums up to date itself can use it.
-#[derive(Clone, Debug, Default)]
-pub struct Stateless;
-
-impl<G: Game> Evaluator<G> for Stateless {
-    fn new(_: &G) -> Self {
-        Stateless
-    }
-    #[inline]
-    fn reset(&mut self, _: &G) {}
-    #[inline]
-    fn push(&mut self, _: &G, _: Move) {}
-    #[inline]
-    fn push_null(&mut self, _: &G) {}
-    #[inline]
-    fn pop(&mut self) {}
-    #[inline]
-    fn evaluate(&mut self, board: &G) -> Score {
-        board.evaluate()
-    }
-}
-
 /// Room kept beyond [`MAX_PLY`] in a [`SumStack`]: the search may push a null move and a
 /// quiescence line past its nominal depth, and reallocating mid-search would be a stall.
 const SUM_STACK_SLACK: usize = 64;

@@ -57,38 +57,29 @@ impl Board {
         moves: &[String],
         settings: &Settings,
     ) -> Result<(Board, Option<Move>), String> {
-        fn build<G: Game>(
-            start: &Start,
-            moves: &[String],
-            prepare: impl FnOnce(&mut G),
-        ) -> Result<(G, Option<Move>), String> {
-            let mut board = match start {
-                Start::Startpos => G::startpos(),
-                Start::Fen(fen) => G::from_fen(fen).map_err(|e| format!("invalid FEN: {e}"))?,
-            };
-            prepare(&mut board);
+        fn begin<G: Game>(start: &Start) -> Result<G, String> {
+            match start {
+                Start::Startpos => Ok(G::startpos()),
+                Start::Fen(fen) => G::from_fen(fen).map_err(|e| format!("invalid FEN: {e}")),
+            }
+        }
+        fn play<G: Game>(board: &mut G, moves: &[String]) -> Result<Option<Move>, String> {
             let mut last = None;
             for (i, text) in moves.iter().enumerate() {
                 let m = board.parse_move(text).map_err(|e| format!("move {} {e}", i + 1))?;
                 board.make(m);
                 last = Some(m);
             }
-            Ok((board, last))
+            Ok(last)
         }
-        Ok(match variant {
-            Variant::Chess => {
-                let (b, last) =
-                    build(start, moves, |b: &mut Chess| b.set_chess960(settings.chess960))?;
-                (b.into(), last)
-            }
-            Variant::Xiangqi => {
-                let (b, last) = build(start, moves, |b: &mut Xiangqi| {
-                    b.set_move_limit(settings.drawmoves);
-                    b.set_rules(settings.rules);
-                })?;
-                (b.into(), last)
-            }
-        })
+        let mut board: Board = match variant {
+            Variant::Chess => begin::<Chess>(start)?.into(),
+            Variant::Xiangqi => begin::<Xiangqi>(start)?.into(),
+        };
+        // The rules the settings choose hold from the first move on.
+        board.apply(settings);
+        let last = with_board!(&mut board, b => play(&mut **b, moves))?;
+        Ok((board, last))
     }
 
     /// The game this board plays.

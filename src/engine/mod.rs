@@ -373,20 +373,18 @@ impl Engine {
             Effect::Nothing => {}
             Effect::Act(Action::ClearHash) => self.clear_tables(),
             Effect::Act(Action::NewGame) => self.new_game(),
-            Effect::Set(apply) => {
+            Effect::Set(apply) | Effect::SetAndClear(apply) => {
                 let old = self.settings.clone();
                 apply(&mut self.settings, &value);
-                self.settings_changed(&old);
-            }
-            Effect::SetAndClear(apply) => {
-                let old = self.settings.clone();
-                apply(&mut self.settings, &value);
+                let clear = matches!(spec.effect, Effect::SetAndClear(_));
                 // A resized table is empty already; clearing a big one again costs time.
-                if self.settings.hash_mb == old.hash_mb {
+                if clear && self.settings.hash_mb == old.hash_mb {
                     self.table_mut().clear();
                 }
                 self.settings_changed(&old);
-                self.pool.clear();
+                if clear {
+                    self.pool.clear();
+                }
             }
         }
     }

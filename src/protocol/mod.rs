@@ -46,12 +46,8 @@ impl Protocol {
     /// The conventions of the protocol, for the controller.
     pub fn dialect(self) -> Dialect {
         match self {
-            Protocol::Uci => Dialect {
-                game: None,
-                farewell: false,
-                answer_idle_stop: false,
-                ignore_unknown_options: false,
-            },
+            // UCI's conventions are the neutral defaults.
+            Protocol::Uci => Dialect::default(),
             Protocol::Ucci => Dialect {
                 game: Some(Variant::Xiangqi),
                 farewell: true,

@@ -52,7 +52,8 @@ impl History {
         *h = (*h + depth * depth).min(HISTORY_MAX);
     }
 
-    /// The quiet move with the highest score: `(side, move, score)` (tests and tools).
+    /// The quiet move with the highest score: `(side, move, score)`.
+    #[cfg(test)]
     pub fn best_quiet(&self) -> (usize, Move, i32) {
         let (i, &v) = self.butterfly.iter().enumerate().max_by_key(|&(_, v)| *v).unwrap_or((0, &0));
         (i / Move::INDEX_SPACE, Move::from_raw((i % Move::INDEX_SPACE) as u16), v)
