@@ -6,7 +6,7 @@
 //! [`Dialect`], and puts the rest into the commands it builds (UCI's `go depth 0` arrives as
 //! depth 1, UCCI's as depth 0, which asks for the static score).
 
-use crate::game::{Style, Variant};
+use crate::game::{MAX_PLY, Style, Variant};
 use parking_lot::{Condvar, Mutex};
 
 /// Where a position starts.
@@ -45,9 +45,19 @@ pub struct Limits {
     /// Arguments that could not be read; each names the offending token. The rest of the
     /// command still runs, because every `go` must be answered.
     pub errors: Vec<String>,
+    /// Arguments that were read with a change (a number clamped into its range) or skipped
+    /// (a word `go` does not know); each names the token.
+    pub warnings: Vec<String>,
 }
 
 impl Limits {
+    /// The deepest search `go depth` can ask for.
+    pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 1;
+    /// The longest mate `go mate` can ask for, in moves.
+    pub const MAX_MATE: u32 = Self::MAX_DEPTH / 2;
+    /// The deepest `go perft`: far beyond anything that ends in a lifetime.
+    pub const MAX_PERFT: u32 = 64;
+
     /// True when the search has no natural end and waits for `stop`.
     pub fn is_unbounded(&self) -> bool {
         self.infinite
@@ -150,6 +160,8 @@ pub struct Dialect {
     pub answer_idle_stop: bool,
     /// An option the engine does not know is ignored without an error (UCCI).
     pub ignore_unknown_options: bool,
+    /// A spin option set to 0 asks for the engine's choice (UCCI `hashsize 0`, `threads 0`).
+    pub auto_zero: bool,
 }
 
 /// What the reader thread tells the controller.

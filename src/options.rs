@@ -48,8 +48,8 @@ const CONTEMPT_ELO: u32 = 2600;
 pub enum Kind {
     /// On or off.
     Check(bool),
-    /// A whole number in `min..=max`. `zero`: 0 is accepted too and means this value
-    /// (UCCI's "engine's choice" for the hash size).
+    /// A whole number in `min..=max`. `zero`: where the protocol reserves 0 for "the engine's
+    /// choice" (UCCI's `hashsize` and `threads`), 0 is accepted too and means this value.
     Spin {
         /// The default.
         default: i64,
@@ -57,7 +57,7 @@ pub enum Kind {
         min: i64,
         /// The largest value.
         max: i64,
-        /// What 0 means, when 0 is below `min` but accepted.
+        /// What 0 means, when 0 is below `min` but the protocol allows it.
         zero: Option<i64>,
     },
     /// One of a list of words.
@@ -160,14 +160,14 @@ pub static TABLE: &[Spec] = &[
         ucci: Some("hashsize"),
         kind: Kind::Spin { default: HASH_DEFAULT, min: 1, max: HASH_MAX, zero: Some(HASH_DEFAULT) },
         effect: Effect::SetAndClear(|s, v| s.hash_mb = v.int() as usize),
-        doc: "transposition table size in MB (0: the default)",
+        doc: "transposition table size in MB (UCCI 0: the default, 16)",
     },
     Spec {
         uci: Some("Threads"),
         ucci: Some("threads"),
         kind: Kind::Spin { default: 1, min: 1, max: THREADS_MAX, zero: Some(1) },
         effect: Effect::Set(|s, v| s.threads = v.int() as usize),
-        doc: "search threads (Lazy SMP, one shared table)",
+        doc: "search threads (Lazy SMP, one shared table; UCCI 0: one)",
     },
     Spec {
         uci: Some("Move Overhead"),
@@ -451,8 +451,21 @@ pub fn find(name: &str) -> Option<&'static Spec> {
     TABLE.iter().find(|s| s.is_named(name.trim()))
 }
 
-/// Checks a `setoption`: the option and its value, ready to apply.
-pub fn parse(name: &str, value: Option<&str>) -> Result<(&'static Spec, Value), OptionError> {
+impl Kind {
+    /// The smallest value a spin accepts: `min`, or 0 where `auto_zero` says the protocol
+    /// reserves 0 for the engine's choice and the option has one.
+    fn low(min: i64, zero: Option<i64>, auto_zero: bool) -> i64 {
+        if auto_zero && zero.is_some() { 0 } else { min }
+    }
+}
+
+/// Checks a `setoption`: the option and its value, ready to apply. `auto_zero`: the protocol
+/// reserves 0 for the engine's choice (UCCI).
+pub fn parse(
+    name: &str,
+    value: Option<&str>,
+    auto_zero: bool,
+) -> Result<(&'static Spec, Value), OptionError> {
     let spec = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
     let bad = |expected: String| OptionError::Value {
         name: name.to_string(),
@@ -468,12 +481,13 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<(&'static Spec, Value), 
             _ => return Err(bad("true or false".into())),
         },
         Kind::Spin { min, max, zero, .. } => {
-            let expected = || format!("a number from {min} to {max}");
+            let low = Kind::low(min, zero, auto_zero);
+            let expected = || format!("a number from {low} to {max}");
             let n: i64 =
                 word.as_deref().and_then(|w| w.parse().ok()).ok_or_else(|| bad(expected()))?;
             match zero {
+                _ if n < low || n > max => return Err(bad(expected())),
                 Some(z) if n == 0 => Value::Int(z),
-                _ if n < min || n > max => return Err(bad(expected())),
                 _ => Value::Int(n),
             }
         }
@@ -506,12 +520,17 @@ fn or_list(words: &[&str]) -> String {
 
 /// The words of a type as the protocols announce it, `(type, default, range)`: e.g.
 /// `("spin", "16", "min 1 max 65536")`. `game` is the session's game, the default of
-/// [`Kind::Game`].
-pub fn announce(kind: Kind, game: Variant) -> (&'static str, Option<String>, String) {
+/// [`Kind::Game`]; `auto_zero` as for [`parse`].
+pub fn announce(
+    kind: Kind,
+    game: Variant,
+    auto_zero: bool,
+) -> (&'static str, Option<String>, String) {
     let vars = |v: &[&str]| v.iter().map(|w| format!("var {w}")).collect::<Vec<_>>().join(" ");
     match kind {
         Kind::Check(d) => ("check", Some(d.to_string()), String::new()),
-        Kind::Spin { default, min, max, .. } => {
+        Kind::Spin { default, min, max, zero } => {
+            let min = Kind::low(min, zero, auto_zero);
             ("spin", Some(default.to_string()), format!("min {min} max {max}"))
         }
         Kind::Combo { default, vars: v } => ("combo", Some(default.to_string()), vars(v)),
@@ -529,7 +548,8 @@ pub fn readme_table(ucci: bool) -> String {
         let Some(name) = (if ucci { spec.ucci } else { spec.uci }) else { continue };
         let (ty, default) = match spec.kind {
             Kind::Check(d) => ("check".to_string(), d.to_string()),
-            Kind::Spin { default, min, max, .. } => {
+            Kind::Spin { default, min, max, zero } => {
+                let min = Kind::low(min, zero, ucci);
                 (format!("spin {min}..{max}"), default.to_string())
             }
             Kind::Combo { default, vars } => (format!("combo {}", vars.join(", ")), default.into()),
@@ -548,8 +568,10 @@ pub fn readme_table(ucci: bool) -> String {
 mod tests {
     use super::*;
 
+    /// Sets an option as UCCI would when the name is UCCI's (lower case), else as UCI would.
     fn set(name: &str, value: Option<&str>) -> Result<Settings, OptionError> {
-        let (spec, v) = parse(name, value)?;
+        let ucci = name.chars().all(|c| c.is_ascii_lowercase());
+        let (spec, v) = parse(name, value, ucci)?;
         let mut s = Settings::default();
         if let Effect::Set(f) | Effect::SetAndClear(f) = spec.effect {
             f(&mut s, &v);
@@ -560,12 +582,15 @@ mod tests {
     #[test]
     fn values_are_checked() {
         assert_eq!(set("hash", Some("64")).map(|s| s.hash_mb), Ok(64));
-        assert_eq!(set("HashSize", Some("0")).map(|s| s.hash_mb), Ok(HASH_DEFAULT as usize));
+        assert_eq!(set("hashsize", Some("0")).map(|s| s.hash_mb), Ok(HASH_DEFAULT as usize));
+        assert!(matches!(set("Hash", Some("0")), Err(OptionError::Value { expected, .. })
+            if expected == "a number from 1 to 65536"));
         assert!(
             matches!(set("Hash", Some("lots")), Err(OptionError::Value { value, .. }) if value == "lots")
         );
         assert!(matches!(set("Threads", Some("100000")), Err(OptionError::Value { .. })));
-        assert_eq!(set("Threads", Some("0")).map(|s| s.threads), Ok(1));
+        assert_eq!(set("threads", Some("0")).map(|s| s.threads), Ok(1));
+        assert!(matches!(set("Threads", Some("0")), Err(OptionError::Value { .. })));
         assert!(
             matches!(set("Frobnicate", None), Err(OptionError::Unknown(n)) if n == "Frobnicate")
         );

@@ -155,6 +155,8 @@ pub enum Report {
     Message(String),
     /// An error the user should read.
     Error(String),
+    /// Input that was understood only in part: what was skipped or changed.
+    Warning(String),
     /// The answer to `quit` (UCCI `bye`).
     Bye,
     /// The answer to `register`.

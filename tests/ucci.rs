@@ -436,3 +436,33 @@ fn a_search_stopped_after_a_root_fail_high_keeps_its_score() {
         assert!(!answer.ends_with("resign"), "resigned a better position: {answer}");
     }
 }
+
+#[test]
+fn zero_is_the_engines_choice_and_bad_values_name_the_range() {
+    let mut s = ucci();
+    let answer = |s: &mut Session, line: &str| {
+        let before = s.seen.len();
+        s.send(line);
+        s.send("isready");
+        s.expect("readyok");
+        s.seen[before..s.seen.len() - 1].to_vec()
+    };
+    // The UCCI text reserves 0 for "let the engine choose".
+    assert!(answer(&mut s, "setoption hashsize 0").is_empty());
+    assert!(answer(&mut s, "setoption threads 0").is_empty());
+    for (line, expected) in [
+        ("setoption usemillisec maybe", "true or false"),
+        ("setoption threads -1", "from 0 to 256"),
+        ("setoption hashsize 99999999", "from 0 to 65536"),
+    ] {
+        let out = answer(&mut s, line);
+        assert_eq!(out.len(), 1, "{line}: {out:#?}");
+        assert!(out[0].starts_with("info message error: ") && out[0].contains(expected), "{out:?}");
+    }
+    // Unknown words in go are named; the search still ends on its limit.
+    s.send("position startpos");
+    s.send("go depth 2 banana");
+    let (warning, _) = s.expect_within(Duration::from_secs(10), |l| l.starts_with("info message"));
+    assert!(warning.contains("warning") && warning.contains("'banana'"), "{warning}");
+    s.expect_within(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+}

@@ -1090,15 +1090,12 @@ fn bad_positions_are_refused_by_name_and_nothing_is_half_applied() {
 fn bad_go_arguments_are_named_and_the_go_still_answers() {
     let mut s = uci();
     s.send("position startpos");
+    // Each bad value is named; the limits that remain end the search.
     for (go, token) in [
-        ("go depth x", "x"),
-        ("go movetime -", "-"),
         ("go wtime 1e3 btime 1000", "1e3"),
-        ("go nodes 12.5", "12.5"),
-        ("go mate m", "m"),
         ("go movestogo 3x wtime 1000 btime 1000", "3x"),
         ("go perft p depth 2", "p"),
-        ("go depth 99999999999999", "99999999999999"),
+        ("go nodes 12.5 depth 3", "12.5"),
     ] {
         let start = Instant::now();
         let lines = search(&mut s, go);
@@ -1106,14 +1103,81 @@ fn bad_go_arguments_are_named_and_the_go_still_answers() {
         one_error_naming(&lines, token);
         all_legal(&Chess::startpos(), &lines);
     }
+    // With no usable limit left, the go searches until stop, as a bare go does, and says so.
+    for (go, token) in [
+        ("go depth x", "x"),
+        ("go movetime -", "-"),
+        ("go mate m", "m"),
+        ("go infinite depth z", "z"),
+    ] {
+        s.send(go);
+        let (error, _) = s.expect_within(LONG, |l| l.starts_with("info string error"));
+        assert!(error.contains(&format!("'{token}'")), "{go}: {error}");
+        if go.contains("infinite") {
+            nothing_within(&mut s, 300, "info string go without a limit");
+        } else {
+            s.expect("info string go without a limit searches until 'stop'");
+        }
+        nothing_within(&mut s, 300, "bestmove");
+        s.send("stop");
+        let lines = until_bestmove(&mut s, LONG);
+        all_legal(&Chess::startpos(), &lines);
+    }
     // A keyword at the end of the line, with its value missing.
-    let lines = search(&mut s, "go depth");
+    let lines = search(&mut s, "go nodes 1000 depth");
     assert_eq!(errors(&lines).len(), 1, "{lines:#?}");
-    // A bad value in an unbounded go still leaves it waiting for stop.
-    s.send("go infinite depth z");
-    nothing_within(&mut s, 300, "bestmove");
+}
+
+#[test]
+fn go_names_ignored_words_and_clamps_numbers() {
+    let mut s = uci();
+    s.send("position startpos");
+    let lines = search(&mut s, "go depth 3 banana");
+    let warnings: Vec<_> = lines.iter().filter(|l| l.starts_with("info string warning")).collect();
+    assert_eq!(warnings.len(), 1, "{lines:#?}");
+    assert!(warnings[0].contains("'banana'"), "{}", warnings[0]);
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    // A client speaking another dialect learns why no answer comes.
+    s.send("go time 1000 increment 0");
+    let (warning, _) = s.expect_within(LONG, |l| l.starts_with("info string warning"));
+    for token in ["'time'", "'1000'", "'increment'", "'0'"] {
+        assert!(warning.contains(token), "{warning}");
+    }
+    s.expect("info string go without a limit searches until 'stop'");
     s.send("stop");
-    s.expect("bestmove ");
+    until_bestmove(&mut s, LONG);
+    // Out-of-range numbers are clamped, with a warning naming them.
+    s.send("go depth 99999999999 nodes 20000");
+    let (warning, _) = s.expect_within(LONG, |l| l.starts_with("info string warning"));
+    assert!(warning.contains("depth 99999999999") && warning.contains("127"), "{warning}");
+    let lines = until_bestmove(&mut s, LONG);
+    all_legal(&Chess::startpos(), &lines);
+    let lines = search(&mut s, "go mate 0 depth 2");
+    assert!(lines.iter().any(|l| l.contains("warning: go: mate 0 is out of range")), "{lines:#?}");
+    // Negative clock times are a GUI habit, read as 0 without a word.
+    let lines = search(&mut s, "go wtime -20 btime 1000 winc 10 binc 10");
+    assert!(!lines.iter().any(|l| l.contains("warning") || l.contains("error")), "{lines:#?}");
+}
+
+#[test]
+fn the_ponder_move_is_the_last_pv_second_move() {
+    // Stopped at random moments, the answer is the last PV shown, and its ponder move that
+    // PV's second move.
+    let mut s = uci();
+    for wait in [30, 70, 110, 160, 230, 310] {
+        s.send("position startpos moves e2e4");
+        s.send("go infinite");
+        std::thread::sleep(Duration::from_millis(wait));
+        s.send("stop");
+        let lines = until_bestmove(&mut s, LONG);
+        let last = iterations(&lines).last().map(|l| pv(l)).expect("an iteration");
+        let answer = bestmove(&lines).expect("a move");
+        assert_eq!(answer, last[0], "{lines:#?}");
+        let ponder = lines.last().and_then(|l| after(l, "ponder"));
+        if last.len() > 1 {
+            assert_eq!(ponder, Some(last[1]), "{lines:#?}");
+        }
+    }
 }
 
 #[test]
@@ -1479,4 +1543,54 @@ fn errors_quote_little_and_waiting_is_said() {
         .expect("chariot runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("Nodes searched: 1920"), "{text}");
+}
+
+#[test]
+fn option_values_out_of_range_name_the_range_and_change_nothing() {
+    let mut s = uci();
+    for (line, range) in [
+        ("setoption name Hash value 0", "from 1 to 65536"),
+        ("setoption name Threads value 0", "from 1 to 256"),
+        ("setoption name Threads value 257", "from 1 to 256"),
+        ("setoption name MultiPV value 0", "from 1 to"),
+        ("setoption name MultiPV value three", "from 1 to"),
+        ("setoption name Ponder value maybe", "true or false"),
+    ] {
+        let out = answer(&mut s, line);
+        assert_eq!(out.len(), 1, "{line}: {out:#?}");
+        assert!(out[0].starts_with("info string error: ") && out[0].contains(range), "{out:?}");
+    }
+    // The old value stays: two lines set before a bad value are still two lines.
+    assert!(answer(&mut s, "setoption name MultiPV value 2").is_empty());
+    answer(&mut s, "setoption name MultiPV value 0");
+    s.send("position startpos");
+    let lines = search(&mut s, "go depth 3");
+    let last = iterations(&lines).into_iter().filter(|l| l.starts_with("info depth 3 ")).count();
+    assert_eq!(last, 2, "{lines:#?}");
+}
+
+/// More hash than the process may have is refused with an error; the old table stays and
+/// the session goes on. The address-space limit makes the failure certain on any machine.
+#[cfg(target_os = "linux")]
+#[test]
+fn hash_beyond_memory_is_refused_and_the_old_table_kept() {
+    let script = "uci\nsetoption name Hash value 8192\nposition startpos\ngo depth 4\nquit\n";
+    let out = std::process::Command::new("sh")
+        .args(["-c", "ulimit -v 3000000 && exec \"$0\"", common::binary()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().expect("stdin").write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("run chariot under ulimit");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{:?}\n{text}", out.status);
+    assert!(
+        text.contains("info string error: cannot allocate a 8192 MB hash table; keeping 16 MB"),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 }

@@ -25,9 +25,6 @@ use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-/// How long a `go` whose limits could not be read searches (ms).
-const ERROR_MOVETIME_MS: u64 = 100;
-
 /// Accept a draw offer at or below this score (protocol units: centipawns, UCCI units).
 pub const DRAW_ACCEPT: i32 = 20;
 /// Offer a draw when this many searches in a row saw a draw score (zero, give or take the
@@ -359,7 +356,7 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let (spec, value) = match options::parse(name, value) {
+        let (spec, value) = match options::parse(name, value, self.dialect.auto_zero) {
             Ok(found) => found,
             Err(OptionError::Unknown(n)) if self.dialect.ignore_unknown_options => {
                 if self.settings.debug {
@@ -393,8 +390,15 @@ impl Engine {
     fn settings_changed(&mut self, old: &Settings) {
         let new = self.settings.clone();
         if new.hash_mb != old.hash_mb {
-            let mb = new.hash_mb;
-            self.table_mut().resize(mb);
+            let table = self.table_mut();
+            if table.resize(new.hash_mb).is_err() {
+                let kept = table.megabytes();
+                self.settings.hash_mb = kept;
+                self.send(Report::Error(format!(
+                    "cannot allocate a {} MB hash table; keeping {kept} MB",
+                    new.hash_mb
+                )));
+            }
         }
         if new.threads != old.threads
             && let Err(e) = self.pool.resize(new.threads)
@@ -486,10 +490,14 @@ impl Engine {
     fn go(&mut self, mut limits: Limits) {
         for e in std::mem::take(&mut limits.errors) {
             self.send(Report::Error(format!("go: {e}")));
-            // A `go` whose limits could not be read must still answer, and soon.
-            if limits.is_unbounded() && !limits.ponder {
-                limits.movetime = Some(ERROR_MOVETIME_MS);
-            }
+        }
+        for w in std::mem::take(&mut limits.warnings) {
+            self.send(Report::Warning(format!("go: {w}")));
+        }
+        // As UCI says, a `go` without a limit searches until `stop`; someone who meant a limit
+        // that was not understood learns why no answer comes.
+        if limits.is_unbounded() && !limits.infinite && !limits.ponder {
+            self.send(Report::Message("go without a limit searches until 'stop'".into()));
         }
         let Some(board) = self.board.clone() else {
             self.send(Report::Error(format!(

@@ -51,6 +51,7 @@ impl Protocol {
             farewell: ucci,
             answer_idle_stop: ucci,
             ignore_unknown_options: ucci,
+            auto_zero: ucci,
         }
     }
 }

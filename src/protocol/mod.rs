@@ -53,6 +53,7 @@ impl Protocol {
                 farewell: true,
                 answer_idle_stop: true,
                 ignore_unknown_options: true,
+                auto_zero: true,
             },
         }
     }

@@ -100,46 +100,48 @@ fn time(
 }
 
 /// `go [ponder | draw] <mode>`; the dual-time form `wtime/btime` is accepted as well. A bad
-/// value is recorded in `errors` and skipped.
+/// value is recorded in `errors` and skipped; a clamped number or an unknown word is recorded
+/// in `warnings`.
 fn parse_go(args: &[&str], millisec: bool) -> Limits {
-    use super::uci::{note, number};
+    use super::uci::{integer, note, skipped};
     let mut limits = Limits::default();
-    let mut errors = Vec::new();
-    let errors = &mut errors;
+    let (mut errors, mut warnings, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
+    let (errors, warn) = (&mut errors, &mut warnings);
     let mut own = None;
     let mut inc = 0;
     let mut movestogo = None;
     let mut sides = [None, None];
     let mut words = args.iter();
     while let Some(&word) = words.next() {
+        let w = &mut words;
         match word {
             "ponder" => limits.ponder = true,
             "draw" => limits.draw_offer = true,
             "infinite" => limits.infinite = true,
             "depth" => {
                 // `go depth infinite` is also seen in the wild.
-                if words.as_slice().first() == Some(&"infinite") {
-                    words.next();
+                if w.as_slice().first() == Some(&"infinite") {
+                    w.next();
                     limits.infinite = true;
                 } else {
-                    limits.depth = note(errors, number(word, &mut words));
+                    limits.depth = note(errors, integer(word, w, 0..=Limits::MAX_DEPTH, warn));
                 }
             }
-            "nodes" => limits.nodes = note(errors, number(word, &mut words)),
-            "time" => own = note(errors, time(word, &mut words, millisec)),
-            "increment" => inc = note(errors, time(word, &mut words, millisec)).unwrap_or(0),
-            "movestogo" => movestogo = note(errors, number(word, &mut words)),
-            "wtime" => sides[0] = note(errors, time(word, &mut words, millisec)),
-            "btime" => sides[1] = note(errors, time(word, &mut words, millisec)),
+            "nodes" => limits.nodes = note(errors, integer(word, w, 0..=u64::MAX, warn)),
+            "time" => own = note(errors, time(word, w, millisec)),
+            "increment" => inc = note(errors, time(word, w, millisec)).unwrap_or(0),
+            "movestogo" => movestogo = note(errors, integer(word, w, 0..=u32::MAX, warn)),
+            "wtime" => sides[0] = note(errors, time(word, w, millisec)),
+            "btime" => sides[1] = note(errors, time(word, w, millisec)),
             // The opponent's clock is information only; read it to report garbage.
             "opptime" | "oppincrement" => {
-                note(errors, time(word, &mut words, millisec));
+                note(errors, time(word, w, millisec));
             }
             "oppmovestogo" => {
-                note(errors, number::<u32>(word, &mut words));
+                note(errors, integer(word, w, 0..=u32::MAX, warn));
             }
-            "perft" => limits.perft = note(errors, number(word, &mut words)),
-            _ => {}
+            "perft" => limits.perft = note(errors, integer(word, w, 1..=Limits::MAX_PERFT, warn)),
+            _ => unknown.push(word),
         }
     }
     if let Some(time) = own {
@@ -147,7 +149,9 @@ fn parse_go(args: &[&str], millisec: bool) -> Limits {
     } else if sides.iter().any(Option::is_some) {
         limits.clock = Some(Clock::Sides { time: sides, inc: [inc, inc], movestogo });
     }
+    warnings.extend(skipped(&unknown));
     limits.errors = std::mem::take(errors);
+    limits.warnings = warnings;
     limits
 }
 
@@ -171,7 +175,7 @@ pub fn format(report: &Report) -> String {
             ];
             for spec in TABLE {
                 let Some(name) = spec.ucci else { continue };
-                let (ty, default, range) = options::announce(spec.kind, *variant);
+                let (ty, default, range) = options::announce(spec.kind, *variant, true);
                 // UCCI writes the range before the default, and no `name`.
                 let mut line = format!("option {name} type {ty}");
                 if !range.is_empty() {
@@ -211,6 +215,7 @@ pub fn format(report: &Report) -> String {
         Report::PerftTotal { nodes } => format!("\nNodes searched: {nodes}\n"),
         Report::Message(text) => format!("info message {text}"),
         Report::Error(text) => format!("info message error: {text}"),
+        Report::Warning(text) => format!("info message warning: {text}"),
         Report::Bye => "bye".to_string(),
         Report::Registered => String::new(),
         Report::Help => HELP.to_string(),

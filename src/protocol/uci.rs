@@ -4,6 +4,7 @@ use super::ParseError;
 use crate::command::{Clock, Command, Limits};
 use crate::options::{self, TABLE};
 use crate::report::{Bound, Eval, Report};
+use std::ops::RangeInclusive;
 
 /// The words that start a UCI command. As the spec says, an unknown word at the start of a
 /// line is skipped and the rest of the line is parsed (`joho debug on` is `debug on`).
@@ -89,10 +90,60 @@ pub(super) fn number<T: std::str::FromStr>(
         .map_err(|_| ParseError::Number { keyword: keyword.to_string(), value: value.to_string() })
 }
 
-/// A UCI time, which GUIs occasionally send negative when the clock ran out: treat as 0.
-fn time(keyword: &str, words: &mut std::slice::Iter<'_, &str>) -> Result<u64, ParseError> {
-    let t: i64 = number(keyword, words)?;
-    Ok(t.max(0) as u64)
+/// Reads the integer after `keyword`, advancing the cursor. A number outside `range`, however
+/// many digits it has, is read as the nearest bound, with a warning in `warnings`: a GUI that
+/// sends `depth 99999999999` wants a deep search, not an error.
+pub(super) fn integer<T>(
+    keyword: &str,
+    words: &mut std::slice::Iter<'_, &str>,
+    range: RangeInclusive<T>,
+    warnings: &mut Vec<String>,
+) -> Result<T, ParseError>
+where
+    T: Copy + std::fmt::Display + Into<i128> + TryFrom<i128>,
+{
+    let (n, clamped) = clamped(keyword, words, range)?;
+    warnings.extend(clamped);
+    Ok(n)
+}
+
+/// The integer after `keyword` clamped into `range`, and the warning if it had to be.
+fn clamped<T>(
+    keyword: &str,
+    words: &mut std::slice::Iter<'_, &str>,
+    range: RangeInclusive<T>,
+) -> Result<(T, Option<String>), ParseError>
+where
+    T: Copy + std::fmt::Display + Into<i128> + TryFrom<i128>,
+{
+    let Some(&value) = words.next() else {
+        return Err(ParseError::Missing(keyword.to_string()));
+    };
+    let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ParseError::Number { keyword: keyword.to_string(), value: value.to_string() });
+    }
+    // Only a number too long for i128 fails here; its sign still says which bound it meets.
+    let n: i128 =
+        value.parse().unwrap_or(if value.starts_with('-') { i128::MIN } else { i128::MAX });
+    let (low, high) = (*range.start(), *range.end());
+    let c = n.clamp(low.into(), high.into());
+    let warning = (c != n).then(|| {
+        format!("{keyword} {} is out of range ({low} to {high}), using {c}", super::excerpt(value))
+    });
+    Ok((T::try_from(c).unwrap_or(high), warning))
+}
+
+/// A UCI time in milliseconds. GUIs occasionally send a negative time when the clock ran out:
+/// that reads as 0 without a word.
+fn time(
+    keyword: &str,
+    words: &mut std::slice::Iter<'_, &str>,
+    warnings: &mut Vec<String>,
+) -> Result<u64, ParseError> {
+    let (t, warning) = clamped(keyword, words, 0..=u64::MAX)?;
+    warnings.extend(warning.filter(|_| t > 0));
+    Ok(t)
 }
 
 /// Records a bad `go` argument and carries on without it.
@@ -100,48 +151,67 @@ pub(super) fn note<T>(errors: &mut Vec<String>, value: Result<T, ParseError>) ->
     value.map_err(|e| errors.push(e.to_string())).ok()
 }
 
-/// `go` with any subset and order of its arguments; unknown tokens are skipped, and a bad
-/// value is recorded in `errors` and skipped.
+/// At most this many skipped words are quoted in the warning about them.
+const SKIPPED_QUOTED: usize = 8;
+
+/// The warning for words of a `go` that no keyword claims, if there are any.
+pub(super) fn skipped(words: &[&str]) -> Option<String> {
+    let (quoted, rest) = words.split_at(words.len().min(SKIPPED_QUOTED));
+    let mut list: Vec<String> = quoted.iter().map(|w| format!("'{}'", super::excerpt(w))).collect();
+    if !rest.is_empty() {
+        list.push(format!("and {} more", rest.len()));
+    }
+    (!words.is_empty()).then(|| format!("ignored {} (not go arguments)", list.join(" ")))
+}
+
+/// `go` with any subset and order of its arguments. A bad value is recorded in `errors` and
+/// skipped; a clamped number or a word that is no `go` argument is recorded in `warnings`.
 fn parse_go(args: &[&str]) -> Limits {
     let mut limits = Limits::default();
     let mut time_of = [None, None];
     let mut inc = [0, 0];
     let mut movestogo = None;
-    let mut errors = Vec::new();
-    let errors = &mut errors;
+    let (mut errors, mut warnings, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
+    let (errors, warn) = (&mut errors, &mut warnings);
     let mut words = args.iter();
     while let Some(&word) = words.next() {
+        let w = &mut words;
         match word {
             "searchmoves" => {
                 // Moves run until the next keyword.
-                let rest: Vec<&str> = words.clone().copied().collect();
+                let rest: Vec<&str> = w.clone().copied().collect();
                 let n = rest.iter().take_while(|w| !GO_KEYWORDS.contains(w)).count();
                 limits.searchmoves = rest[..n].iter().map(|s| s.to_string()).collect();
                 for _ in 0..n {
-                    words.next();
+                    w.next();
                 }
             }
             "ponder" => limits.ponder = true,
             "infinite" => limits.infinite = true,
-            "wtime" => time_of[0] = note(errors, time(word, &mut words)),
-            "btime" => time_of[1] = note(errors, time(word, &mut words)),
-            "winc" => inc[0] = note(errors, time(word, &mut words)).unwrap_or(0),
-            "binc" => inc[1] = note(errors, time(word, &mut words)).unwrap_or(0),
-            "movestogo" => movestogo = note(errors, number(word, &mut words)),
+            "wtime" => time_of[0] = note(errors, time(word, w, warn)),
+            "btime" => time_of[1] = note(errors, time(word, w, warn)),
+            "winc" => inc[0] = note(errors, time(word, w, warn)).unwrap_or(0),
+            "binc" => inc[1] = note(errors, time(word, w, warn)).unwrap_or(0),
+            "movestogo" => movestogo = note(errors, integer(word, w, 0..=u32::MAX, warn)),
             // UCI has no use for a depth-0 search (the neutral meaning: the static score and no
             // move); a GUI sending it wants at least a move.
-            "depth" => limits.depth = note(errors, number(word, &mut words)).map(|d: u32| d.max(1)),
-            "nodes" => limits.nodes = note(errors, number(word, &mut words)),
-            "mate" => limits.mate = note(errors, number(word, &mut words)),
-            "movetime" => limits.movetime = note(errors, time(word, &mut words)),
-            "perft" => limits.perft = note(errors, number(word, &mut words)),
-            _ => {}
+            "depth" => {
+                let depth = integer(word, w, 0..=Limits::MAX_DEPTH, warn);
+                limits.depth = note(errors, depth).map(|d| d.max(1));
+            }
+            "nodes" => limits.nodes = note(errors, integer(word, w, 0..=u64::MAX, warn)),
+            "mate" => limits.mate = note(errors, integer(word, w, 1..=Limits::MAX_MATE, warn)),
+            "movetime" => limits.movetime = note(errors, time(word, w, warn)),
+            "perft" => limits.perft = note(errors, integer(word, w, 1..=Limits::MAX_PERFT, warn)),
+            _ => unknown.push(word),
         }
     }
     if time_of.iter().any(Option::is_some) {
         limits.clock = Some(Clock::Sides { time: time_of, inc, movestogo });
     }
+    warnings.extend(skipped(&unknown));
     limits.errors = std::mem::take(errors);
+    limits.warnings = warnings;
     limits
 }
 
@@ -182,7 +252,7 @@ pub fn format(report: &Report) -> String {
             ];
             for spec in TABLE {
                 let Some(name) = spec.uci else { continue };
-                let (ty, default, range) = options::announce(spec.kind, *variant);
+                let (ty, default, range) = options::announce(spec.kind, *variant, false);
                 let mut line = format!("option name {name} type {ty}");
                 if let Some(d) = default {
                     line.push_str(&format!(" default {d}"));
@@ -241,6 +311,7 @@ pub fn format(report: &Report) -> String {
         Report::PerftTotal { nodes } => format!("\nNodes searched: {nodes}\n"),
         Report::Message(text) => format!("info string {text}"),
         Report::Error(text) => format!("info string error: {text}"),
+        Report::Warning(text) => format!("info string warning: {text}"),
         Report::Bye => String::new(),
         Report::Registered => "registration checking\nregistration ok".to_string(),
         Report::Help => HELP.to_string(),

@@ -178,7 +178,7 @@ pub struct Worker<'a, G: Game> {
     /// Set once the search must unwind; scores computed after it are garbage.
     aborted: bool,
     /// The iteration in progress; depth 1 always completes, so there is always a move.
-    depth_in_progress: i32,
+    pub(crate) depth_in_progress: i32,
     /// Called on the main thread at every clock check with the line being searched.
     on_check: Option<&'a OnCheck<'a>>,
     /// The ply of the node being searched.

@@ -227,6 +227,8 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
     let mut main = Worker::new(board.clone(), s.root.clone(), tt, signals, 0, data);
     main.set_on_check(&on_check);
     main.set_multipv(view.multipv);
+    // The first line as last shown: the answer must name the line the GUI saw.
+    let mut shown: Vec<Move> = Vec::new();
     let line = main.iterate(signals.max_depth, |w, depth, lines, fail| {
         let time_ms = signals.elapsed_ms();
         let nodes = signals.total_nodes().max(w.nodes);
@@ -240,6 +242,9 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
             let rm = &w.root_moves[k];
             let score =
                 if fail.is_some() || rm.score > -INFINITE { rm.score } else { rm.prev_score };
+            if k == 0 {
+                shown.clone_from(&rm.pv);
+            }
             sink.send(&Report::Iteration {
                 depth: depth as u32,
                 seldepth: w.seldepth.max(depth as usize) as u32,
@@ -279,6 +284,23 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
     let best = line.pv.first().copied();
     let ponder =
         line.pv.get(1).copied().or_else(|| best.and_then(|m| ponder_from_tt(board, m, tt)));
+    // A stop in the middle of an iteration can leave a better line than the last one shown
+    // (the first move searched again, deeper): show it, so that the answer and its ponder move
+    // are the last PV's first two moves, as GUIs expect.
+    if best.is_some() && line.pv != shown {
+        sink.send(&Report::Iteration {
+            depth: main.depth_in_progress.max(line.depth).max(1) as u32,
+            seldepth: main.seldepth.max(main.depth_in_progress as usize) as u32,
+            multipv: 1,
+            score: to_eval::<G>(line.score),
+            wdl: view.wdl.then(|| wdl(line.score)),
+            bound: Bound::Exact,
+            nodes: signals.total_nodes(),
+            time_ms: signals.elapsed_ms(),
+            hashfull: tt.hashfull(),
+            pv: line_text(board, &line.pv),
+        });
+    }
     Answer { best, ponder, score: line.score, depth: line.depth.max(0) as u32, nodes: 0 }
 }
 

@@ -13,6 +13,7 @@
 //!   race a search.
 
 use crate::game::{MATE_BOUND, Move, Score};
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
@@ -99,19 +100,53 @@ fn from_tt(score: Score, ply: usize) -> Score {
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket); a smaller one if that much
+    /// memory cannot be had.
     pub fn new(mb: usize) -> Self {
         let mut t = Table { entries: Vec::new(), generation: 0 };
-        t.resize(mb);
+        // On failure the table falls back to a bucket; a bigger one is asked for by option.
+        let _ = t.resize(mb);
         t
     }
 
-    /// Reallocates to about `mb` megabytes, emptying the table.
-    pub fn resize(&mut self, mb: usize) {
-        let buckets = (mb.max(1) * 1024 * 1024 / (ENTRY_BYTES * BUCKET)).max(1);
-        self.entries = Vec::new();
-        self.entries.resize_with(buckets * BUCKET, Entry::default);
+    /// Reallocates to about `mb` megabytes, emptying the table. When that much memory cannot
+    /// be had, the old size is kept (emptied) and the error returned: a GUI asking for more
+    /// hash than the machine has must not end the session.
+    pub fn resize(&mut self, mb: usize) -> Result<(), TryReserveError> {
+        let wanted = (mb.max(1) * 1024 * 1024 / (ENTRY_BYTES * BUCKET)).max(1) * BUCKET;
+        let old = self.entries.len();
         self.generation = 0;
+        // The new table while the old one still exists, else once the old one is gone.
+        let result = Self::allocate(wanted).or_else(|_| {
+            self.entries = Vec::new();
+            Self::allocate(wanted)
+        });
+        match result {
+            Ok(entries) => {
+                self.entries = entries;
+                Ok(())
+            }
+            Err(e) => {
+                self.entries = Self::allocate(old.max(BUCKET)).unwrap_or_else(|_| {
+                    // Not even the old size: one bucket, without which no search can run.
+                    (0..BUCKET).map(|_| Entry::default()).collect()
+                });
+                Err(e)
+            }
+        }
+    }
+
+    /// `n` empty entries, or the allocation's error.
+    fn allocate(n: usize) -> Result<Vec<Entry>, TryReserveError> {
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(n)?;
+        entries.resize_with(n, Entry::default);
+        Ok(entries)
+    }
+
+    /// The table's size in whole megabytes (0 for a table under one).
+    pub fn megabytes(&self) -> usize {
+        self.entries.len() * ENTRY_BYTES / (1024 * 1024)
     }
 
     /// Empties the table.
