@@ -120,19 +120,24 @@ fn run_loop(cli: Cli) {
         }
     };
     let gate = engine.gate();
-    let spawned = if cli.commands.is_empty() {
+    let one_shot = !cli.commands.is_empty();
+    let spawned = if !one_shot {
         // Commands given as arguments print only their answers; a session gets a banner.
         out.text(reader::BANNER);
-        reader::spawn(BufReader::new(std::io::stdin()), tx, out, gate, None)
+        reader::spawn(BufReader::new(std::io::stdin()), tx, out.clone(), gate, None)
     } else {
         // Commands given as arguments imply UCI when they name no protocol, as Stockfish's do.
         let script = cli.commands.join("\n") + "\n";
         let input = std::io::Cursor::new(script.into_bytes());
-        reader::spawn(input, tx, out, gate, Some(Protocol::Uci))
+        reader::spawn(input, tx, out.clone(), gate, Some(Protocol::Uci))
     };
     if let Err(e) = spawned {
         eprintln!("chariot: cannot start the input thread: {e}");
         std::process::exit(1);
     }
     engine.run(rx);
+    // A script learns from the status that a command given as an argument was refused.
+    if one_shot && out.errors() > 0 {
+        std::process::exit(1);
+    }
 }

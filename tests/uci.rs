@@ -1495,6 +1495,16 @@ fn the_protocol_is_implied_by_arguments_and_chosen_once() {
     let text = String::from_utf8_lossy(&out.stdout);
     let best = text.lines().find(|l| l.starts_with("bestmove ")).expect("a bestmove");
     assert!(legal_line(&board::<Chess>(None, &["e2e4"]), &[&best[9..13]]), "{best}");
+    assert!(out.status.success(), "{:?}", out.status);
+    // A refused command tells a script by the exit status; the rest still runs.
+    for args in [&["position startpos", "banana", "go depth 1"][..], &["position fen 8/8 w", "go"]]
+    {
+        let out = std::process::Command::new(common::binary()).args(args).output().expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {text}");
+        assert!(text.contains("info string error: "), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+    }
     let out = std::process::Command::new(common::binary())
         .args(["--variant", "xiangqi", "position startpos", "go depth 3"])
         .output()

@@ -14,7 +14,7 @@ use crate::command::{Command, Dialect, Start};
 use crate::game::{Style, Variant};
 use crate::report::{Report, Sink};
 use output::Output;
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
 /// The protocol a session speaks, fixed by the first recognised command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -72,12 +72,14 @@ impl Protocol {
 pub struct Writer {
     out: Output,
     protocol: AtomicU8,
+    /// Error lines written so far: commands given as arguments exit non-zero after one.
+    errors: AtomicUsize,
 }
 
 impl Writer {
     /// A writer printing to `out`.
     pub fn new(out: Output) -> Self {
-        Writer { out, protocol: AtomicU8::new(Protocol::Uci as u8) }
+        Writer { out, protocol: AtomicU8::new(Protocol::Uci as u8), errors: AtomicUsize::new(0) }
     }
 
     /// Speaks `protocol` from now on.
@@ -97,10 +99,18 @@ impl Writer {
     pub fn text(&self, text: &str) {
         self.out.line(text);
     }
+
+    /// How many errors have been reported: input refused, in whole or in part.
+    pub fn errors(&self) -> usize {
+        self.errors.load(Relaxed)
+    }
 }
 
 impl Sink for Writer {
     fn send(&self, report: &Report) {
+        if matches!(report, Report::Error(_)) {
+            self.errors.fetch_add(1, Relaxed);
+        }
         self.out.line(&self.protocol().format(report));
     }
 
