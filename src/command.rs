@@ -143,6 +143,14 @@ pub enum Command {
     Eval,
     /// `flip`: replace the position by its colour mirror.
     Flip,
+    /// Show what the hash table knows of a position, which does not become the session's
+    /// (UCCI `probe`, as ElephantEye answers it).
+    Probe {
+        /// The starting point.
+        start: Start,
+        /// Moves played from it, in game notation.
+        moves: Vec<String>,
+    },
     /// Leave.
     Quit,
 }

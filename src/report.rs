@@ -165,6 +165,17 @@ pub enum Report {
     Help,
     /// Text for people, printed as it is (`d`, `eval`).
     Text(String),
+    /// What the table knows of a probed position: its move and the bounds on its score with
+    /// their depths. A position the table does not hold gets its quiescence score as both
+    /// bounds, at depth 0.
+    Probe {
+        /// The stored move, if any.
+        best: Option<String>,
+        /// The score is at least this, from a search this deep.
+        lower: Option<(Eval, u32)>,
+        /// The score is at most this, from a search this deep.
+        upper: Option<(Eval, u32)>,
+    },
 }
 
 impl Report {

@@ -466,3 +466,37 @@ fn zero_is_the_engines_choice_and_bad_values_name_the_range() {
     assert!(warning.contains("warning") && warning.contains("'banana'"), "{warning}");
     s.expect_within(Duration::from_secs(10), |l| l.starts_with("bestmove"));
 }
+
+/// ElephantEye's `probe`: the table's entry for a position, which does not become the
+/// session's; without an entry, the quiescence score at depth 0.
+#[test]
+fn probe_shows_the_table_entry_and_leaves_the_position() {
+    let mut s = ucci();
+    let probe = |s: &mut Session, line: &str| {
+        s.send(line);
+        s.expect_within(Duration::from_secs(10), |l| {
+            l.starts_with("pophash") || l.contains("error")
+        })
+        .0
+    };
+    assert_eq!(
+        probe(&mut s, "probe startpos"),
+        "pophash lowerbound 0 depth 0 upperbound 0 depth 0"
+    );
+    s.send("position startpos moves h2e2");
+    s.send("go depth 6");
+    let (line, _) = s.expect_within(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+    let best = line.split_whitespace().nth(1).expect("a move").to_string();
+    // The reply the search expects is in the table, with a move and a depth.
+    let line = probe(&mut s, &format!("probe startpos moves h2e2 {best}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert!(words.contains(&"bestmove") && words.contains(&"depth"), "{line}");
+    let at = words.iter().position(|w| *w == "bestmove").expect("bestmove");
+    assert!(legal(START, &["h2e2", &best], words[at + 1]), "{line}");
+    assert!(probe(&mut s, "probe fen 9/9/9 w").contains("info message error: probe: invalid FEN"));
+    // The session's position is still the one set: its search answers for black.
+    s.send("go depth 2");
+    let (answer, _) = s.expect_within(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    let mv = answer.split_whitespace().nth(1).expect("a move");
+    assert!(legal(START, &["h2e2"], mv), "{answer}");
+}

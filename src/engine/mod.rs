@@ -17,13 +17,40 @@ use crate::report::{Report, Sink};
 use crate::search::pool::{self, Pool, Search};
 use crate::search::signals::Signals;
 use crate::search::time::Budget;
-use crate::search::tt::Table;
+use crate::search::tt::{self, Table};
 use crate::search::{ThreadData, Worker, to_eval};
 use board::{Board, display_text, eval_text, variant_of_fen, with_board};
 use crossbeam_channel::{Receiver, Sender, select};
 use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// The table's entry for `board`, as ElephantEye's `probe` shows it; without one, the
+/// quiescence score as both bounds at depth 0.
+fn probe<G: Game>(board: &G, tt: &Table) -> Report {
+    if let Some(hit) = tt.probe(board.key(), 0) {
+        let bound = Some((to_eval::<G>(hit.score), hit.depth.max(0) as u32));
+        let best = board.is_legal(hit.mv).then(|| board.move_text(hit.mv));
+        let (lower, upper) = match hit.bound {
+            tt::Bound::Exact => (bound, bound),
+            tt::Bound::Lower => (bound, None),
+            tt::Bound::Upper => (None, bound),
+        };
+        return Report::Probe { best, lower, upper };
+    }
+    let mut legal = MoveList::new();
+    board.legal_moves(&mut legal);
+    let score = if legal.is_empty() {
+        board.no_move_score(0)
+    } else {
+        let signals = Signals::new(&Limits::default(), Budget::default(), 1);
+        let mut data = ThreadData::default();
+        let root = legal.iter().copied().collect();
+        Worker::new(board.clone(), root, tt, &signals, 0, &mut data).static_score()
+    };
+    let leaf = Some((to_eval::<G>(score), 0));
+    Report::Probe { best: None, lower: leaf, upper: leaf }
+}
 
 /// Accept a draw offer at or below this score (protocol units: centipawns, UCCI units).
 pub const DRAW_ACCEPT: i32 = 20;
@@ -233,8 +260,14 @@ impl Engine {
         }
         if let Some(run) = &mut self.running {
             // A person typing `d` during `go infinite` would otherwise wait without a word.
-            if matches!(c, Command::Display(_) | Command::Eval | Command::Help | Command::Flip)
-                && !run.told_waiting
+            if matches!(
+                c,
+                Command::Display(_)
+                    | Command::Eval
+                    | Command::Help
+                    | Command::Flip
+                    | Command::Probe { .. }
+            ) && !run.told_waiting
             {
                 run.told_waiting = true;
                 self.sink.send(&Report::Message(
@@ -335,12 +368,28 @@ impl Engine {
                     self.banned.clear();
                 }
             }
+            Command::Probe { start, moves } => self.probe(start, moves),
             Command::Quit => {
                 self.quit();
                 return false;
             }
         }
         true
+    }
+
+    /// `probe`: what the table holds for a position, which stays out of the session.
+    fn probe(&mut self, start: Start, moves: Vec<String>) {
+        let variant = match &start {
+            Start::Fen(fen) => variant_of_fen(fen).unwrap_or(self.variant()),
+            Start::Startpos => self.variant(),
+        };
+        match Board::setup(variant, &start, &moves, &self.settings) {
+            Ok((board, _)) => {
+                let report = with_board!(board, b => probe(&*b, &self.tt));
+                self.send(report);
+            }
+            Err(e) => self.send(Report::Error(format!("probe: {e}"))),
+        }
     }
 
     /// A new game: the hash table, the threads' history and the draw/resign memory start over.

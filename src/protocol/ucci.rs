@@ -23,6 +23,7 @@ Chariot speaks UCCI (xiangqi). Commands:
   d [letters|chinese]          show the board, FEN, key, checkers, last move (Chinese notation)
   eval                         the static evaluation, term by term
   flip                         mirror the position (colours swapped)
+  probe startpos|fen <fen> [moves <m>...]  what the hash table holds for that position
   help                         this list
   quit                         leave (answers bye)";
 
@@ -62,6 +63,10 @@ pub fn parse(line: &str, state: &mut State) -> Result<Option<Command>, ParseErro
         "banmoves" => Command::BanMoves(args.iter().map(|s| s.to_string()).collect()),
         "go" => Command::Go(parse_go(args, state.millisec)),
         "ponderhit" => Command::PonderHit { draw_offer: args.first() == Some(&"draw") },
+        "probe" => match super::parse_position(args)? {
+            Command::Position { start, moves } => Command::Probe { start, moves },
+            _ => return Err(ParseError::Malformed("probe expects a position".into())),
+        },
         other => return super::parse_shared(other, args).map(Some),
     };
     Ok(Some(command))
@@ -216,6 +221,18 @@ pub fn format(report: &Report) -> String {
         Report::Message(text) => format!("info message {text}"),
         Report::Error(text) => format!("info message error: {text}"),
         Report::Warning(text) => format!("info message warning: {text}"),
+        Report::Probe { best, lower, upper } => {
+            let mut line = String::from("pophash");
+            if let Some(m) = best {
+                line.push_str(&format!(" bestmove {m}"));
+            }
+            for (word, bound) in [("lowerbound", lower), ("upperbound", upper)] {
+                if let Some((eval, depth)) = bound {
+                    line.push_str(&format!(" {word} {} depth {depth}", score(*eval)));
+                }
+            }
+            line
+        }
         Report::Bye => "bye".to_string(),
         Report::Registered => String::new(),
         Report::Help => HELP.to_string(),

@@ -312,6 +312,18 @@ pub fn format(report: &Report) -> String {
         Report::Message(text) => format!("info string {text}"),
         Report::Error(text) => format!("info string error: {text}"),
         Report::Warning(text) => format!("info string warning: {text}"),
+        // UCI has no probe command; the report is written for people.
+        Report::Probe { best, lower, upper } => {
+            let bound = |b: &Option<(Eval, u32)>| {
+                b.map_or("none".to_string(), |(e, d)| format!("{} depth {d}", score(e)))
+            };
+            format!(
+                "info string probe bestmove {} lowerbound {} upperbound {}",
+                best.as_deref().unwrap_or("none"),
+                bound(lower),
+                bound(upper)
+            )
+        }
         Report::Bye => String::new(),
         Report::Registered => "registration checking\nregistration ok".to_string(),
         Report::Help => HELP.to_string(),
