@@ -220,9 +220,24 @@ fn example_chess_analysis() {
 #[test]
 fn example_xiangqi_game_with_ponder() {
     let lines = example("xiangqi-ponder.txt");
-    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 2, "{lines:?}");
+    let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove ")).collect();
+    assert_eq!(answers.len(), 2, "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("info message pv ")));
-    assert!(lines.iter().any(|l| l == "Last move: h9g7 (马8进7)"), "{lines:?}");
+    // The ponder hit is one: the position pondered on ends with the move Chariot played and
+    // the reply it predicted. When play changes, the example's moves must follow.
+    let text = std::fs::read_to_string(format!(
+        "{}/examples/xiangqi-ponder.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("example file");
+    let file: Vec<&str> = text.lines().collect();
+    let ponder_at = file.iter().position(|l| l.starts_with("go ponder")).expect("a go ponder");
+    let pondered =
+        file[..ponder_at].iter().rfind(|l| l.starts_with("position")).expect("a position");
+    let played: Vec<&str> = pondered.split_whitespace().rev().take(2).collect();
+    let (mine, theirs) = (played[1], played[0]);
+    assert_eq!(*answers[0], format!("bestmove {mine} ponder {theirs}"), "{pondered}");
+    assert!(lines.iter().any(|l| l.starts_with(&format!("Last move: {theirs} ("))), "{lines:?}");
 }
 
 #[test]

@@ -258,6 +258,7 @@ impl Engine {
                 return false;
             }
         }
+        let go_queued = self.go_queued();
         if let Some(run) = &mut self.running {
             // A person typing `d` during `go infinite` would otherwise wait without a word.
             if matches!(
@@ -276,6 +277,12 @@ impl Engine {
             }
             let run = &*run;
             match c {
+                // Read ahead (a command file) while this search does not ponder, it belongs to
+                // the `go ponder` queued before it and acts when that starts (see `drain`).
+                // `stop` keeps acting on the search running, the one a person sees.
+                Command::PonderHit { .. } if go_queued && !run.signals.pondering() => {
+                    self.pending.push_back(c)
+                }
                 Command::IsReady => self.send(Report::Ready),
                 Command::Stop => run.signals.stop(),
                 Command::PonderHit { draw_offer } => run.signals.ponderhit(draw_offer),
@@ -294,15 +301,47 @@ impl Engine {
         self.execute(c)
     }
 
-    /// After a search: runs queued commands until one starts a new search.
+    /// After a search: runs queued commands until one starts a new search. A `ponderhit`
+    /// queued behind that search's `go` then acts on it at once, as it would have had the
+    /// search been running when it was read; else a `go ponder` and its `ponderhit` in a
+    /// command file would wait for each other for ever.
     fn drain(&mut self) -> bool {
         while self.running.is_none() {
             let Some(c) = self.pending.pop_front() else { break };
             if !self.execute(c) {
                 return false;
             }
+            let Some(signals) = self.running.as_ref().map(|run| run.signals.clone()) else {
+                continue;
+            };
+            let (mut i, mut end) = (0, self.next_go());
+            while i < end {
+                if let Command::PonderHit { draw_offer } = self.pending[i] {
+                    signals.ponderhit(draw_offer);
+                    self.pending.remove(i);
+                    end -= 1;
+                } else {
+                    i += 1;
+                }
+            }
         }
         true
+    }
+
+    /// Where the next queued `go` is (the queue's length when none is).
+    fn next_go(&self) -> usize {
+        self.pending.iter().position(|c| matches!(c, Command::Go(_))).unwrap_or(self.pending.len())
+    }
+
+    /// True when a `go` waits in the queue.
+    fn go_queued(&self) -> bool {
+        self.next_go() < self.pending.len()
+    }
+
+    /// True when a `ponderhit` waits in the queue for the search about to start, i.e. before
+    /// any further `go`.
+    fn ponderhit_queued(&self) -> bool {
+        self.pending.iter().take(self.next_go()).any(|c| matches!(c, Command::PonderHit { .. }))
     }
 
     fn on_eof(&mut self) {
@@ -665,7 +704,10 @@ impl Engine {
                 let _ = done.send(());
             });
         }
-        if self.quitting || (self.eof && (unbounded || limits.ponder)) {
+        // At end of input nothing could end an unbounded search or a ponder search, unless
+        // its `ponderhit` was read already.
+        let ponder_ends = limits.ponder && !self.ponderhit_queued();
+        if self.quitting || (self.eof && (unbounded || ponder_ends)) {
             signals.stop();
         }
         self.running = Some(Running { signals, unbounded, told_waiting: false });

@@ -112,6 +112,36 @@ fn every_go_gets_exactly_one_answer_even_at_end_of_input() {
     assert!(answers.iter().all(|r| matches!(r, Report::BestMove { best: Some(_), .. })));
 }
 
+/// A command file read ahead of the search: the `ponderhit` behind a queued `go ponder`
+/// belongs to it, not to the search running when it was read.
+#[test]
+fn a_ponderhit_read_behind_a_queued_go_ponder_acts_on_it() {
+    for eof_at_once in [true, false] {
+        let s = Session::new(Protocol::Uci);
+        s.send(go(depth(6)));
+        s.send(go(Limits { ponder: true, ..depth(4) }));
+        s.send(Command::PonderHit { draw_offer: false });
+        s.send(Command::Help);
+        if !eof_at_once {
+            // Input still open: only the queued `ponderhit` can end the ponder search, and
+            // `help` runs once both searches have answered.
+            s.recorder.wait_for(|r| matches!(r, Report::Help));
+        }
+        let reports = s.finish();
+        assert_eq!(best_moves(&reports).len(), 2, "{reports:?}");
+        // The ponder search went on to its depth after the ponderhit, not stopped at once.
+        let depths: Vec<u32> = reports
+            .iter()
+            .filter_map(|r| match r {
+                Report::Iteration { depth, .. } => Some(*depth),
+                _ => None,
+            })
+            .collect();
+        let second = &depths[depths.iter().position(|&d| d == 6).expect("depth 6") + 1..];
+        assert!(second.starts_with(&[1, 2, 3, 4]), "{depths:?}");
+    }
+}
+
 #[test]
 fn isready_and_stop_act_during_an_infinite_search() {
     let s = Session::new(Protocol::Uci);
