@@ -171,7 +171,7 @@ pub static TABLE: &[Spec] = &[
     },
     Spec {
         uci: Some("Move Overhead"),
-        ucci: None,
+        ucci: Some("moveoverhead"),
         kind: Kind::Spin { default: OVERHEAD_DEFAULT, min: 0, max: OVERHEAD_MAX, zero: None },
         effect: Effect::Set(|s, v| s.overhead_ms = v.int() as u64),
         doc: "milliseconds kept back from every clock",

@@ -1604,3 +1604,50 @@ fn hash_beyond_memory_is_refused_and_the_old_table_kept() {
     );
     assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
 }
+
+/// Time spent pondering on the move that was played counts, as in Stockfish: with the plan
+/// (about 3.3 s) used up by 4 s of pondering, `ponderhit` is answered at once.
+#[test]
+fn pondering_time_counts_after_a_ponderhit() {
+    let mut s = uci();
+    s.send("setoption name Ponder value true");
+    s.send("position startpos moves e2e4");
+    s.send("go ponder wtime 59000 btime 59000 winc 1000 binc 1000");
+    nothing_within(&mut s, 4000, "bestmove");
+    let start = Instant::now();
+    s.send("ponderhit");
+    s.expect_within(LONG, |l| l.starts_with("bestmove "));
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "answered {:?} after ponderhit",
+        start.elapsed()
+    );
+}
+
+/// A `ponderhit` for a search that does not ponder changes nothing (it used to restart the
+/// clock each time).
+#[test]
+fn stray_ponderhits_do_not_extend_a_search() {
+    let mut s = uci();
+    s.send("position startpos");
+    let start = Instant::now();
+    s.send("go movetime 1000");
+    for _ in 0..3 {
+        std::thread::sleep(Duration::from_millis(300));
+        s.send("ponderhit");
+    }
+    s.expect_within(LONG, |l| l.starts_with("bestmove "));
+    // Restarted at 900 ms the search would end near 1.9 s.
+    assert!(start.elapsed() < Duration::from_millis(1600), "took {:?}", start.elapsed());
+}
+
+/// The last move before the time control keeps a margin: 5 s on the clock, one move to go.
+#[test]
+fn the_last_move_before_the_control_keeps_a_margin() {
+    let mut s = uci();
+    s.send("position startpos");
+    let start = Instant::now();
+    s.send("go wtime 5000 btime 5000 movestogo 1");
+    s.expect_within(LONG, |l| l.starts_with("bestmove "));
+    assert!(start.elapsed() < Duration::from_millis(4500), "took {:?}", start.elapsed());
+}

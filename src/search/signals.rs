@@ -24,8 +24,6 @@ pub struct Signals {
     pondering: AtomicBool,
     infinite: bool,
     start: Instant,
-    /// Milliseconds after `start` at which the clock began to run (at `ponderhit`).
-    clock_start_ms: AtomicU64,
     budget: Budget,
     node_limit: Option<u64>,
     pub(super) max_depth: i32,
@@ -57,7 +55,6 @@ impl Signals {
             pondering: AtomicBool::new(limits.ponder),
             infinite: limits.infinite,
             start: Instant::now(),
-            clock_start_ms: AtomicU64::new(0),
             budget,
             node_limit: limits.nodes,
             max_depth,
@@ -93,14 +90,21 @@ impl Signals {
         self.stopped() || self.halted.load(Relaxed)
     }
 
-    /// The predicted move was played: the clock starts now, the search goes on.
-    /// `draw_offer`: the opponent offers a draw with it (UCCI `ponderhit draw`).
+    /// The predicted move was played: the search goes on as a timed one. As in Stockfish, the
+    /// time spent pondering on the move that was played counts: the clock ran from `go`, so a
+    /// plan already used up answers at once. A `ponderhit` for a search that does not ponder
+    /// changes nothing. `draw_offer`: the opponent offers a draw with it (UCCI `ponderhit draw`).
     pub fn ponderhit(&self, draw_offer: bool) {
+        if !self.pondering() {
+            return;
+        }
         if draw_offer {
             self.draw_offer.store(true, Relaxed);
         }
-        self.clock_start_ms.store(self.elapsed_ms(), Relaxed);
         self.pondering.store(false, Relaxed);
+        if self.budget.soft.is_some_and(|s| self.elapsed_ms() >= s) {
+            self.halt();
+        }
     }
 
     /// Marks the search as answered: called just before its `bestmove` is written, so that a
@@ -137,9 +141,9 @@ impl Signals {
         self.start.elapsed().as_millis() as u64
     }
 
-    /// Milliseconds on the clock: since `go`, or since `ponderhit` when pondering.
+    /// Milliseconds on the clock: since `go`, pondering included.
     fn clock_ms(&self) -> u64 {
-        self.elapsed_ms().saturating_sub(self.clock_start_ms.load(Relaxed))
+        self.elapsed_ms()
     }
 
     /// All threads' nodes.

@@ -7,6 +7,9 @@ use crate::command::{Clock, Limits};
 const MOVES_HORIZON: u64 = 30;
 /// Share of the remaining time one move may take at most.
 const MAX_SHARE: f64 = 0.4;
+/// Share of the remaining time the moves up to the time control may take together: the last
+/// move before it keeps a fifth of the clock as a margin against a slow machine or GUI.
+const CONTROL_SHARE: f64 = 0.8;
 /// The soft limit is this fraction of the hard limit on average.
 const SOFT_SHARE: f64 = 0.6;
 /// With pondering, plan 1/PONDER_BONUS more time per move.
@@ -49,9 +52,9 @@ impl Budget {
             base = base.saturating_add(base / PONDER_BONUS);
         }
         // ...but never more than a safe share of the clock. The clock is refilled after
-        // `movestogo` moves, so the last moves before it may take their whole share: the
-        // last one (UCCI's `go time t movestogo 1`, a fixed time per move) all of it.
-        let share = movestogo.map_or(MAX_SHARE, |m| MAX_SHARE.max(1.0 / m.max(1) as f64));
+        // `movestogo` moves, so the last moves before it may take a larger share; the last
+        // one (UCCI's `go time t movestogo 1`, a fixed time per move) most of it.
+        let share = movestogo.map_or(MAX_SHARE, |m| MAX_SHARE.max(CONTROL_SHARE / m.max(1) as f64));
         let cap = ((usable as f64) * share) as u64;
         let hard = base.saturating_mul(3).min(cap).max(MIN_THINK_MS.min(usable.max(1)));
         let soft = ((base as f64) * SOFT_SHARE * 1.6) as u64;
@@ -94,18 +97,33 @@ mod tests {
     }
 
     #[test]
-    fn the_last_move_before_the_time_control_may_use_the_whole_clock() {
+    fn the_last_move_before_the_time_control_keeps_a_margin() {
         let clock = |movestogo| Limits {
-            clock: Some(Clock::Own { time: 100, inc: 0, movestogo: Some(movestogo) }),
+            clock: Some(Clock::Own { time: 130, inc: 0, movestogo: Some(movestogo) }),
             ..Default::default()
         };
         let last = Budget::plan(&clock(1), 0, 30, false);
-        assert_eq!(last.hard, Some(70), "all of the clock but the overhead");
+        assert_eq!(last.hard, Some(80), "four fifths of the clock less the overhead");
         assert!(last.soft.unwrap() >= 60 && last.soft <= last.hard);
         let two = Budget::plan(&clock(2), 0, 30, false);
-        assert_eq!(two.hard, Some(35), "half of it with two moves to go");
+        assert_eq!(two.hard, Some(40), "half of that with two moves to go");
+        // The cases of the issue: 5 s for the last move, UCCI's 3 s for one move.
+        let five = Limits {
+            clock: Some(Clock::Sides { time: [Some(5000); 2], inc: [0; 2], movestogo: Some(1) }),
+            ..Default::default()
+        };
+        assert!(Budget::plan(&five, 0, 30, false).hard.unwrap() <= 4000);
+        let three = Budget::plan(&clock_of(3000, 1), 0, 30, false);
+        assert!(three.hard.unwrap() <= 2400, "{three:?}");
         let many = Budget::plan(&clock(20), 0, 30, false);
         assert!(many.hard.unwrap() <= 28, "a safe share with many moves to go");
+    }
+
+    fn clock_of(time: u64, movestogo: u32) -> Limits {
+        Limits {
+            clock: Some(Clock::Own { time, inc: 0, movestogo: Some(movestogo) }),
+            ..Default::default()
+        }
     }
 
     #[test]
