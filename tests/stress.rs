@@ -1137,3 +1137,21 @@ fn a_bare_go_answers_only_on_stop() {
         }
     }
 }
+
+/// UCCI `go ponder depth 0` (the static score) waits for `ponderhit` or `stop` before its
+/// `nobestmove`, as every pondering search does. (It used to answer at once.)
+#[test]
+fn a_pondering_depth_0_waits_for_its_release() {
+    let mut s = Session::start(&[]);
+    s.send("ucci");
+    s.expect("ucciok");
+    s.send("position startpos");
+    for release in ["ponderhit", "stop"] {
+        s.send("go ponder depth 0");
+        s.expect("info depth 0 score");
+        no_answer_within(&mut s, 300, "go ponder depth 0");
+        s.send(release);
+        let line = s.expect_within(HANG, |l| l.contains("bestmove")).0;
+        assert_eq!(line, "nobestmove", "after {release}");
+    }
+}
