@@ -489,7 +489,8 @@ fn no_legal_move_answers_bestmove_none() {
     let lines = search(&mut s, "go wtime 1000 btime 1000");
     assert_eq!(lines, ["info depth 0 score cp 0", "bestmove (none)"]);
     // Even here, pondering and `infinite` wait for their release.
-    for (go, release) in [("go ponder", "ponderhit"), ("go infinite", "stop")] {
+    for (go, release) in [("go ponder wtime 1000 btime 1000", "ponderhit"), ("go infinite", "stop")]
+    {
         s.send(go);
         s.expect("info depth 0 score cp 0");
         nothing_within(&mut s, 200, "bestmove");

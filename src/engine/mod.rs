@@ -668,6 +668,9 @@ impl Engine {
                     };
                     drop(tt);
                     sink.send(&Report::Static { score });
+                    // `go ponder depth 0` answers only after `ponderhit` or `stop`, as every
+                    // pondering search does.
+                    sig.wait_until_answerable();
                     sig.mark_answered();
                     sink.send(&Report::no_move());
                     let _ = done.send(());

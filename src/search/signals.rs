@@ -22,6 +22,8 @@ pub struct Signals {
     stop: AtomicBool,
     halted: AtomicBool,
     pondering: AtomicBool,
+    /// `go infinite`, or a `go` without limits: the answer waits for `stop`, even when the
+    /// search ends by itself (no legal move, the deepest depth reached in a bare position).
     infinite: bool,
     start: Instant,
     budget: Budget,
@@ -53,7 +55,10 @@ impl Signals {
             stop: AtomicBool::new(false),
             halted: AtomicBool::new(false),
             pondering: AtomicBool::new(limits.ponder),
-            infinite: limits.infinite,
+            // Not `limits.infinite` alone: a bare `go` (or `go ponder` after `ponderhit`) has no
+            // natural end either, and answering it early would break the one-answer-after-stop
+            // promise whenever its search happens to finish.
+            infinite: limits.is_unbounded(),
             start: Instant::now(),
             budget,
             node_limit: limits.nodes,

@@ -110,18 +110,16 @@ impl Table {
     }
 
     /// Reallocates to about `mb` megabytes, emptying the table. When that much memory cannot
-    /// be had, the old size is kept (emptied) and the error returned: a GUI asking for more
+    /// be had, the old size is restored (emptied) and the error returned: a GUI asking for more
     /// hash than the machine has must not end the session.
     pub fn resize(&mut self, mb: usize) -> Result<(), TryReserveError> {
         let wanted = (mb.max(1) * 1024 * 1024 / (ENTRY_BYTES * BUCKET)).max(1) * BUCKET;
         let old = self.entries.len();
         self.generation = 0;
-        // The new table while the old one still exists, else once the old one is gone.
-        let result = Self::allocate(wanted).or_else(|_| {
-            self.entries = Vec::new();
-            Self::allocate(wanted)
-        });
-        match result {
+        // The old table goes first, so that two never live at once (resident size stays
+        // within the hash size asked for).
+        self.entries = Vec::new();
+        match Self::allocate(wanted) {
             Ok(entries) => {
                 self.entries = entries;
                 Ok(())

@@ -12,6 +12,16 @@ pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_chariot")
 }
 
+/// What waiting for one output line gave.
+pub enum Next {
+    /// A line (without its line ending).
+    Line(String),
+    /// Nothing arrived in time.
+    Timeout,
+    /// The engine closed its stdout.
+    Closed,
+}
+
 /// An interactive session with the engine.
 pub struct Session {
     child: Child,
@@ -111,6 +121,43 @@ impl Session {
                     panic!("engine did not finish within {timeout:?}; seen: {:#?}", self.seen)
                 }
             }
+        }
+    }
+
+    /// The engine's process id (to read its memory from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits up to `timeout` for the next line, whatever it is. The line is also kept in
+    /// `seen`.
+    pub fn next_line(&mut self, timeout: Duration) -> Next {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => {
+                self.seen.push(line.clone());
+                Next::Line(line)
+            }
+            Err(RecvTimeoutError::Timeout) => Next::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Next::Closed,
+        }
+    }
+
+    /// Waits up to `timeout` for the process to exit, looking every tenth of a millisecond,
+    /// and returns its status and the time since `since` (when `quit` was sent, say); `None`
+    /// if it is still running.
+    pub fn exit_since(
+        &mut self,
+        since: Instant,
+        timeout: Duration,
+    ) -> Option<(ExitStatus, Duration)> {
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return Some((status, since.elapsed()));
+            }
+            if since.elapsed() > timeout {
+                return None;
+            }
+            std::thread::sleep(Duration::from_micros(100));
         }
     }
 
