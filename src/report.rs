@@ -16,6 +16,19 @@ pub trait Sink: Send + Sync {
     }
 }
 
+/// Input quoted in an error or message is cut to this many characters: a megabyte of garbage
+/// is not echoed back, and every error stays one short line.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// `text`, or its first [`EXCERPT_CHARS`] characters and an ellipsis: how every error quotes
+/// input.
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 /// A sink that drops everything (bench, helper threads).
 pub struct Discard;
 

@@ -13,7 +13,7 @@ pub mod board;
 use crate::command::{Command, Dialect, Event, Gate, Limits, Start};
 use crate::game::{DRAW, Game, Inspect, MATE_BOUND, Move, MoveList, Variant, perft_divide};
 use crate::options::{self, Action, Effect, OptionError, Settings};
-use crate::report::{Report, Sink};
+use crate::report::{Report, Sink, excerpt};
 use crate::search::pool::{self, Pool, Search};
 use crate::search::signals::Signals;
 use crate::search::time::Budget;
@@ -363,7 +363,10 @@ impl Engine {
             Ok(found) => found,
             Err(OptionError::Unknown(n)) if self.dialect.ignore_unknown_options => {
                 if self.settings.debug {
-                    self.send(Report::Message(format!("ignoring unknown option '{n}'")));
+                    self.send(Report::Message(format!(
+                        "ignoring unknown option '{}'",
+                        excerpt(&n)
+                    )));
                 }
                 return;
             }
@@ -420,7 +423,10 @@ impl Engine {
         {
             // The old log (if any) goes on; the same path may be tried again.
             self.settings.log_file = old.log_file.clone();
-            self.send(Report::Error(format!("cannot open log file '{}': {e}", new.log_file)));
+            self.send(Report::Error(format!(
+                "cannot open log file '{}': {e}",
+                excerpt(&new.log_file)
+            )));
         }
     }
 
@@ -525,7 +531,7 @@ impl Engine {
         let unbounded = limits.infinite || limits.is_unbounded();
         let (root, rejected) = pool::root_moves(&board, &limits.searchmoves, &self.banned);
         for text in rejected {
-            self.send(Report::Error(format!("'{text}' is not a legal move here")));
+            self.send(Report::Error(format!("'{}' is not a legal move here", excerpt(&text))));
         }
         let (sink, done, sig) = (self.sink.clone(), self.done_tx.clone(), signals.clone());
         if let Some(depth) = limits.perft {
