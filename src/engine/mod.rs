@@ -248,7 +248,13 @@ impl Engine {
             match c {
                 Command::IsReady => self.send(Report::Ready),
                 Command::Stop => run.signals.stop(),
-                Command::PonderHit { draw_offer } => run.signals.ponderhit(draw_offer),
+                Command::PonderHit { draw_offer } => {
+                    run.signals.ponderhit(draw_offer);
+                    // The search now ends by itself: a held `go` behind it may wait again.
+                    if !run.unbounded {
+                        self.gate.set_open_ended(false);
+                    }
+                }
                 Command::Debug(on) => self.settings.debug = on,
                 Command::Quit => {
                     // The running search stops at once; the commands queued before `quit`
@@ -290,6 +296,7 @@ impl Engine {
             if !notified {
                 let _ = self.done_rx.recv();
             }
+            self.gate.set_open_ended(false);
             self.gate.answered();
         }
     }
@@ -617,6 +624,8 @@ impl Engine {
         if self.quitting || (self.eof && (unbounded || limits.ponder)) {
             signals.stop();
         }
+        // While only input can end this search, the batch-mode reader must go on reading.
+        self.gate.set_open_ended(unbounded || limits.ponder);
         self.running = Some(Running { signals, unbounded, told_waiting: false });
     }
 }
