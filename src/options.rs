@@ -454,8 +454,9 @@ pub fn find(name: &str) -> Option<&'static Spec> {
 /// Checks a `setoption`: the option and its value, ready to apply.
 pub fn parse(name: &str, value: Option<&str>) -> Result<(&'static Spec, Value), OptionError> {
     let spec = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+    // The name as matched, without the spaces around it: a known name is short.
     let bad = |expected: String| OptionError::Value {
-        name: name.to_string(),
+        name: name.trim().to_string(),
         value: value.unwrap_or("").to_string(),
         expected,
     };
@@ -585,6 +586,9 @@ mod tests {
         let long = "車".repeat(1000);
         let e = set("Draw Moves", Some(&long)).map(|_| ()).unwrap_err().to_string();
         assert!(e.chars().count() < 200 && e.contains("車..."), "{e}");
+        let e = set(&format!("{}UCI_ShowWDL", " ".repeat(100)), Some(&long));
+        let e = e.map(|_| ()).unwrap_err().to_string();
+        assert!(e.chars().count() < 200 && e.contains("option 'UCI_ShowWDL'"), "{e}");
         // Chinese rules are not implemented, so not accepted.
         assert!(matches!(set("repetition", Some("chineserule")), Err(OptionError::Value { .. })));
     }
