@@ -191,32 +191,55 @@ pub enum Event {
 
 /// Holds the reader back while a `go` read in UCCI batch mode is unanswered, so that a
 /// redirected command file runs line after line (the spec's batch mode).
+///
+/// A held `go` may be queued behind a search that only input can end (`go infinite`, or
+/// `go ponder` before its `ponderhit`). While such a search runs the gate stays open, or the
+/// reader would wait for an answer that waits for the reader.
 #[derive(Default)]
 pub struct Gate {
-    outstanding: Mutex<u64>,
-    answered: Condvar,
+    state: Mutex<GateState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct GateState {
+    /// Held `go`s not yet answered.
+    outstanding: u64,
+    /// The running search ends only on input.
+    open_ended: bool,
 }
 
 impl Gate {
     /// Called by the reader before it forwards a batch-mode `go`.
     pub fn hold(&self) {
-        *self.outstanding.lock() += 1;
+        self.state.lock().outstanding += 1;
     }
 
-    /// Blocks the reader until every held `go` has been answered.
+    /// Blocks the reader until every held `go` has been answered, or until the running search
+    /// is one that only input can end.
     pub fn wait(&self) {
-        let mut n = self.outstanding.lock();
-        while *n > 0 {
-            self.answered.wait(&mut n);
+        let mut s = self.state.lock();
+        while s.outstanding > 0 && !s.open_ended {
+            self.changed.wait(&mut s);
         }
     }
 
     /// Called by the controller after each `go` is answered.
     pub fn answered(&self) {
-        let mut n = self.outstanding.lock();
-        if *n > 0 {
-            *n -= 1;
-            self.answered.notify_all();
+        let mut s = self.state.lock();
+        if s.outstanding > 0 {
+            s.outstanding -= 1;
+            self.changed.notify_all();
+        }
+    }
+
+    /// Called by the controller when a search starts, ends, or becomes bounded (`ponderhit`):
+    /// `open_ended` says whether only input can end the search now running.
+    pub fn set_open_ended(&self, open_ended: bool) {
+        let mut s = self.state.lock();
+        if s.open_ended != open_ended {
+            s.open_ended = open_ended;
+            self.changed.notify_all();
         }
     }
 }

@@ -5,6 +5,7 @@
 //! protocol: moves and positions cross this boundary as values, and text only through the
 //! game's own notation (`e2e4`, ICCS `h2e2`) and FEN.
 
+use crate::report::excerpt;
 use std::fmt;
 
 /// A score in the game's internal units, from the side to move's point of view.
@@ -209,14 +210,15 @@ impl<'a> IntoIterator for &'a MoveList {
     }
 }
 
-/// Why a FEN was rejected; the message names the field at fault.
+/// Why a FEN was rejected; the message names the field at fault, quoting at most
+/// [`EXCERPT_CHARS`](crate::report::EXCERPT_CHARS) characters of it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// The FEN has no piece-placement field at all.
     #[error("empty FEN")]
     Empty,
     /// The piece-placement field is malformed (wrong rank count, bad character, overfull rank...).
-    #[error("bad piece placement '{field}': {reason}")]
+    #[error("bad piece placement '{}': {reason}", excerpt(.field))]
     Board {
         /// The offending field as given.
         field: String,
@@ -224,10 +226,10 @@ pub enum FenError {
         reason: String,
     },
     /// The side-to-move field is not one of the accepted letters.
-    #[error("bad side to move '{0}' (expected w or b)")]
+    #[error("bad side to move '{}' (expected w or b)", excerpt(.0))]
     Side(String),
     /// The castling field is malformed or names a right the position cannot have.
-    #[error("bad castling rights '{field}': {reason}")]
+    #[error("bad castling rights '{}': {reason}", excerpt(.field))]
     Castling {
         /// The offending field as given.
         field: String,
@@ -235,7 +237,7 @@ pub enum FenError {
         reason: String,
     },
     /// The en-passant field is malformed or impossible.
-    #[error("bad en passant square '{field}': {reason}")]
+    #[error("bad en passant square '{}': {reason}", excerpt(.field))]
     EnPassant {
         /// The offending field as given.
         field: String,
@@ -243,13 +245,13 @@ pub enum FenError {
         reason: String,
     },
     /// The halfmove clock is not a number.
-    #[error("bad halfmove clock '{0}'")]
+    #[error("bad halfmove clock '{}'", excerpt(.0))]
     Halfmove(String),
     /// The fullmove number is not a positive number.
-    #[error("bad fullmove number '{0}'")]
+    #[error("bad fullmove number '{}'", excerpt(.0))]
     Fullmove(String),
     /// The fields parse but the position is impossible (missing king, side not to move in check...).
-    #[error("illegal position: {0}")]
+    #[error("illegal position: {}", excerpt(.0))]
     Illegal(String),
 }
 
@@ -257,10 +259,10 @@ pub enum FenError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// The text is not a move in the game's notation.
-    #[error("'{0}' is not a move in {1} notation")]
+    #[error("'{}' is not a move in {} notation", excerpt(.0), .1)]
     Syntax(String, &'static str),
     /// The text is well formed but not legal in the position.
-    #[error("'{0}' is not a legal move here")]
+    #[error("'{}' is not a legal move here", excerpt(.0))]
     Illegal(String),
 }
 
@@ -289,9 +291,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// True when the side to move is in check.
     fn in_check(&self) -> bool;
 
-    /// All legal moves.
+    /// Replaces the contents of `list` with all legal moves.
     fn legal_moves(&self, list: &mut MoveList);
-    /// The legal captures (chess: and queen promotions), for quiescence search.
+    /// Replaces the contents of `list` with the legal captures (chess: and queen promotions),
+    /// for quiescence search.
     fn legal_captures(&self, list: &mut MoveList);
     /// True when `m` captures (or, in chess, promotes).
     fn is_tactical(&self, m: Move) -> bool;

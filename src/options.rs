@@ -7,7 +7,7 @@
 //! (`Hash` / `hashsize`).
 
 use crate::game::{Style, Variant};
-use crate::report::View;
+use crate::report::{View, excerpt};
 use crate::xiangqi::rules::RuleSet;
 
 /// The default hash table size, in MB.
@@ -432,10 +432,10 @@ impl Opponent {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OptionError {
     /// No such option.
-    #[error("unknown option '{0}'")]
+    #[error("unknown option '{}'", excerpt(.0))]
     Unknown(String),
     /// The value is missing, not a number, or out of range.
-    #[error("bad value '{value}' for option '{name}' ({expected})")]
+    #[error("bad value '{}' for option '{}' ({expected})", excerpt(.value), excerpt(.name))]
     Value {
         /// The option.
         name: String,
@@ -467,8 +467,9 @@ pub fn parse(
     auto_zero: bool,
 ) -> Result<(&'static Spec, Value), OptionError> {
     let spec = find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+    // The name as matched, without the spaces around it: a known name is short.
     let bad = |expected: String| OptionError::Value {
-        name: name.to_string(),
+        name: name.trim().to_string(),
         value: value.unwrap_or("").to_string(),
         expected,
     };
@@ -606,6 +607,13 @@ mod tests {
         assert_eq!(set("Draw Moves", Some("0")).map(|s| s.drawmoves), Ok(0));
         assert_eq!(set("idle", Some("medium")).map(|s| s.idle), Ok(50));
         assert_eq!(set("boardsymbols", None).map(|s| s.style), Ok(Style::Symbols));
+        // Input is quoted in errors at most 80 characters long (found by fuzzing).
+        let long = "車".repeat(1000);
+        let e = set("Draw Moves", Some(&long)).map(|_| ()).unwrap_err().to_string();
+        assert!(e.chars().count() < 200 && e.contains("車..."), "{e}");
+        let e = set(&format!("{}UCI_ShowWDL", " ".repeat(100)), Some(&long));
+        let e = e.map(|_| ()).unwrap_err().to_string();
+        assert!(e.chars().count() < 200 && e.contains("option 'UCI_ShowWDL'"), "{e}");
         // Chinese rules are not implemented, so not accepted.
         assert!(matches!(set("repetition", Some("chineserule")), Err(OptionError::Value { .. })));
     }

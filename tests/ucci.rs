@@ -117,6 +117,21 @@ fn batch_example() {
     assert!(legal(fen2, &[], second), "{second}");
 }
 
+/// Batch mode holds the reader for a timed `go`, but not while a search that only input can
+/// end runs ahead of it: a `go` queued behind `go infinite` (or `go ponder`) would otherwise
+/// wait for an answer that waits for the `stop` the reader never reads (found by the fuzzer).
+#[test]
+fn batch_mode_reads_on_while_a_search_waits_for_input() {
+    for (open, end) in [("go infinite", "stop"), ("go ponder", "ponderhit")] {
+        let input = format!("ucci\nsetoption batch true\n{open}\ngo depth 1\n{end}\nquit\n");
+        let (lines, status) = run_script(&[], &input);
+        assert!(status.success(), "{open}: {lines:?}");
+        let answers = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(answers, 2, "{open}: {lines:?}");
+        assert_eq!(lines.last().map(String::as_str), Some("bye"), "{open}");
+    }
+}
+
 /// The five `position` lines of the capture example, each followed by a search.
 #[test]
 fn capture_example_positions() {

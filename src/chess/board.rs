@@ -158,8 +158,9 @@ impl Board {
             self.key ^= t.zobrist_ep[file_of(self.ep as usize)];
         }
         self.ep = NO_SQUARE;
-        self.halfmove += 1;
-        self.window += 1;
+        // A FEN may start the clock at 65535: saturate rather than overflow.
+        self.halfmove = self.halfmove.saturating_add(1);
+        self.window = self.window.saturating_add(1);
 
         // A right goes when its rook moves or is captured, or when the king moves.
         let mut castle = self.castle & !(bit(from) | bit(to));
@@ -225,7 +226,7 @@ impl Board {
         self.ep = NO_SQUARE;
         self.side ^= 1;
         self.key ^= t.zobrist_side;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         // A null move breaks any repetition chain: positions before it are not reachable.
         self.window = 0;
     }

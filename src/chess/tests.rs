@@ -456,3 +456,23 @@ fn chess960_fen_forms() {
     assert!(!g.chess960());
     assert_eq!(g.fen(), START_FEN);
 }
+
+/// Found by fuzzing: errors quoted their input whole (a megabyte of FEN came back in the
+/// message), and a halfmove clock of 65535 overflowed on the next quiet move.
+#[test]
+fn errors_quote_little_and_the_clock_saturates() {
+    let garbage = "K".repeat(100_000);
+    let errors = [
+        Chess::from_fen(&format!("{START_FEN} {garbage}")).err().map(|e| e.to_string()),
+        Chess::from_fen(&garbage).err().map(|e| e.to_string()),
+        Chess::startpos().parse_move(&garbage).err().map(|e| e.to_string()),
+    ];
+    for e in errors {
+        let e = e.expect("refused");
+        assert!(e.chars().count() < 200 && e.contains("KKK..."), "{}", &e[..200.min(e.len())]);
+    }
+    let mut g = Chess::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 65535 1").expect("valid");
+    let m = g.parse_move("e1d1").expect("legal");
+    g.make(m);
+    assert_eq!(g.fen(), "4k3/8/8/8/8/8/8/3K4 b - - 65535 1");
+}

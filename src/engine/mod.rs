@@ -13,7 +13,7 @@ pub mod board;
 use crate::command::{Command, Dialect, Event, Gate, Limits, Start};
 use crate::game::{DRAW, Game, Inspect, MATE_BOUND, Move, MoveList, Variant, perft_divide};
 use crate::options::{self, Action, Effect, OptionError, Settings};
-use crate::report::{Report, Sink};
+use crate::report::{Report, Sink, excerpt};
 use crate::search::pool::{self, Pool, Search};
 use crate::search::signals::Signals;
 use crate::search::time::Budget;
@@ -285,7 +285,13 @@ impl Engine {
                 }
                 Command::IsReady => self.send(Report::Ready),
                 Command::Stop => run.signals.stop(),
-                Command::PonderHit { draw_offer } => run.signals.ponderhit(draw_offer),
+                Command::PonderHit { draw_offer } => {
+                    run.signals.ponderhit(draw_offer);
+                    // The search now ends by itself: a held `go` behind it may wait again.
+                    if !run.unbounded {
+                        self.gate.set_open_ended(false);
+                    }
+                }
                 Command::Debug(on) => self.settings.debug = on,
                 Command::Quit => {
                     // The running search stops at once; the commands queued before `quit`
@@ -359,6 +365,7 @@ impl Engine {
             if !notified {
                 let _ = self.done_rx.recv();
             }
+            self.gate.set_open_ended(false);
             self.gate.answered();
         }
     }
@@ -448,7 +455,10 @@ impl Engine {
             Ok(found) => found,
             Err(OptionError::Unknown(n)) if self.dialect.ignore_unknown_options => {
                 if self.settings.debug {
-                    self.send(Report::Message(format!("ignoring unknown option '{n}'")));
+                    self.send(Report::Message(format!(
+                        "ignoring unknown option '{}'",
+                        excerpt(&n)
+                    )));
                 }
                 return;
             }
@@ -512,7 +522,10 @@ impl Engine {
         {
             // The old log (if any) goes on; the same path may be tried again.
             self.settings.log_file = old.log_file.clone();
-            self.send(Report::Error(format!("cannot open log file '{}': {e}", new.log_file)));
+            self.send(Report::Error(format!(
+                "cannot open log file '{}': {e}",
+                excerpt(&new.log_file)
+            )));
         }
     }
 
@@ -621,7 +634,7 @@ impl Engine {
         let unbounded = limits.infinite || limits.is_unbounded();
         let (root, rejected) = pool::root_moves(&board, &limits.searchmoves, &self.banned);
         for text in rejected {
-            self.send(Report::Error(format!("'{text}' is not a legal move here")));
+            self.send(Report::Error(format!("'{}' is not a legal move here", excerpt(&text))));
         }
         let (sink, done, sig) = (self.sink.clone(), self.done_tx.clone(), signals.clone());
         if let Some(depth) = limits.perft {
@@ -713,6 +726,8 @@ impl Engine {
         if self.quitting || (self.eof && (unbounded || ponder_ends)) {
             signals.stop();
         }
+        // While only input can end this search, the batch-mode reader must go on reading.
+        self.gate.set_open_ended(unbounded || limits.ponder);
         self.running = Some(Running { signals, unbounded, told_waiting: false });
     }
 }

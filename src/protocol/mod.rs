@@ -12,7 +12,7 @@ pub mod uci;
 
 use crate::command::{Command, Dialect, Start};
 use crate::game::{Style, Variant};
-use crate::report::{Report, Sink};
+use crate::report::{Report, Sink, excerpt};
 use output::Output;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
@@ -243,16 +243,4 @@ pub enum ParseError {
     /// Any other malformed command.
     #[error("{}", excerpt(.0))]
     Malformed(String),
-}
-
-/// Input quoted in an error is cut to this many characters: a megabyte of garbage is not
-/// echoed back.
-const EXCERPT_CHARS: usize = 80;
-
-/// `text`, or its first [`EXCERPT_CHARS`] characters and an ellipsis.
-pub fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(EXCERPT_CHARS) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.to_string(),
-    }
 }

@@ -50,12 +50,16 @@ pub fn parse(line: &str, state: &mut State) -> Result<Option<Command>, ParseErro
         "ucci" => Command::Hello,
         "setoption" => {
             let command = parse_setoption(args)?;
-            if let Command::SetOption { name, value } = &command {
-                let on = value.as_deref().map(is_true).unwrap_or(true);
-                if name.eq_ignore_ascii_case("usemillisec") {
-                    state.millisec = on;
-                } else if name.eq_ignore_ascii_case("batch") {
-                    state.batch = on;
+            // The front-end's switches read their value as the option table does, so that a
+            // value the engine refuses (`usemillisec yes`) changes nothing here either.
+            if let Command::SetOption { name, value } = &command
+                && let Ok((spec, options::Value::Bool(on))) =
+                    options::parse(name, value.as_deref(), true)
+            {
+                match spec.ucci {
+                    Some("usemillisec") => state.millisec = on,
+                    Some("batch") => state.batch = on,
+                    _ => {}
                 }
             }
             command
@@ -70,11 +74,6 @@ pub fn parse(line: &str, state: &mut State) -> Result<Option<Command>, ParseErro
         other => return super::parse_shared(other, args).map(Some),
     };
     Ok(Some(command))
-}
-
-/// True for the spellings of "on" that UCCI GUIs use.
-pub fn is_true(value: &str) -> bool {
-    matches!(value.to_ascii_lowercase().as_str(), "true" | "on" | "1" | "yes")
 }
 
 /// `setoption <name> [<value>]`, and the UCI form `setoption name <name> value <value>` that
@@ -269,6 +268,12 @@ mod tests {
         assert!(ms.millisec);
         parse("setoption batch on", &mut ms).unwrap();
         assert!(ms.batch);
+        // A value the option table refuses changes nothing (found by fuzzing: `yes` switched
+        // the time unit while the engine answered "bad value").
+        for refused in ["setoption usemillisec yes", "setoption batch 0", "setoption batch maybe"] {
+            parse(refused, &mut ms).unwrap();
+            assert!(ms.millisec && ms.batch, "{refused}");
+        }
     }
 
     #[test]

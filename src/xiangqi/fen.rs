@@ -5,6 +5,9 @@ use super::bitboard::*;
 use super::position::*;
 use crate::game::FenError;
 
+/// The largest fullmove number read: half the range of the counter, so that playing moves
+/// from any FEN can never overflow it (and `unmake` counts back exactly).
+const FULLMOVE_MAX: u32 = u32::MAX / 2;
 /// The most pieces of each kind a side can have.
 const MAX_COUNT: [u32; kind::COUNT] = [1, 2, 2, 2, 2, 2, 5];
 /// Kind names for error messages.
@@ -155,7 +158,7 @@ pub fn parse(fen: &str) -> Result<Position, FenError> {
     if let Some(full) = fields.next() {
         let n: u32 = full.parse().map_err(|_| FenError::Fullmove(full.to_string()))?;
         // Some writers put 0 here; treat it as the first move.
-        pos.fullmove = n.max(1);
+        pos.fullmove = n.clamp(1, FULLMOVE_MAX);
     }
     if let Some(extra) = fields.next() {
         return Err(FenError::Illegal(format!(

@@ -123,10 +123,12 @@ impl Game for Xiangqi {
     }
 
     fn legal_moves(&self, list: &mut MoveList) {
+        list.clear();
         self.pos.generate::<_, false>(&mut Pusher(list));
     }
 
     fn legal_captures(&self, list: &mut MoveList) {
+        list.clear();
         self.pos.generate::<_, true>(&mut Pusher(list));
     }
 

@@ -529,3 +529,27 @@ fn move_limit_discounts_checks_beyond_ten() {
     g.set_move_limit(0);
     assert_eq!(g.rule_score(0), None);
 }
+
+/// Found by fuzzing: `legal_moves` appended to the list it was given (chess replaced it), so a
+/// reused list grew past its capacity; and a fullmove number near `u32::MAX` overflowed on
+/// black's move. Both games now replace the list, and the fullmove number read is capped.
+#[test]
+fn move_lists_are_replaced_and_clocks_cannot_overflow() {
+    let g = Xiangqi::startpos();
+    let mut list = MoveList::new();
+    for _ in 0..10 {
+        g.legal_moves(&mut list);
+        assert_eq!(list.len(), 44);
+        g.legal_captures(&mut list);
+        assert_eq!(list.len(), 2);
+    }
+    let fen = "3k5/1R7/3a2P1P/9/4P1P2/2B1c4/1R3p3/3K2c2/3p5/3p1A3 b - - 0 4294967295";
+    let mut g = game(fen);
+    g.legal_moves(&mut list);
+    let m = list.as_slice()[0];
+    let before = g.fen();
+    g.make(m);
+    g.unmake();
+    assert_eq!(g.fen(), before);
+    assert_eq!(Xiangqi::from_fen(&before).map(|b| b.fen()), Ok(before));
+}
