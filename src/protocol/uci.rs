@@ -215,7 +215,8 @@ fn parse_go(args: &[&str]) -> Limits {
     limits
 }
 
-const GO_KEYWORDS: &[&str] = &[
+/// The keywords of UCI's `go`: `searchmoves` takes the words up to the next of them.
+pub const GO_KEYWORDS: &[&str] = &[
     "searchmoves",
     "ponder",
     "wtime",

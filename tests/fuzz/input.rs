@@ -596,22 +596,8 @@ pub fn go_args(rng: &mut Rng, keywords: &[&str]) -> String {
     words.join(" ")
 }
 
-/// The `go` keywords of UCI.
-pub const UCI_GO: &[&str] = &[
-    "searchmoves",
-    "ponder",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
-    "perft",
-];
+/// The `go` keywords of UCI, as the front-end knows them.
+pub use chariot::protocol::uci::GO_KEYWORDS as UCI_GO;
 
 /// The `go` keywords of UCCI.
 pub const UCCI_GO: &[&str] = &[
