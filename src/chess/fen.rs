@@ -190,12 +190,13 @@ pub fn parse(fen: &str, t: &Tables) -> Result<Parsed, FenError> {
 
     // 5. Clocks.
     if let Some(&h) = fields.get(4) {
-        b.halfmove = h.parse().map_err(|_| FenError::Halfmove(h.to_string()))?;
+        let n: u16 = h.parse().map_err(|_| FenError::Halfmove(h.to_string()))?;
+        b.halfmove = u32::from(n);
     }
     if let Some(&f) = fields.get(5) {
         let n: u16 = f.parse().map_err(|_| FenError::Fullmove(f.to_string()))?;
         // Some tools write 0; treat it as the first move rather than rejecting the position.
-        b.fullmove = n.max(1);
+        b.fullmove = u32::from(n.max(1));
     }
     b.window = b.halfmove;
 
@@ -272,6 +273,8 @@ pub fn write(b: &Board, chess960: bool) -> String {
     } else {
         s.push_str(&square_name(b.ep as usize));
     }
-    s.push_str(&format!(" {} {}", b.halfmove, b.fullmove));
+    // The clocks are read as 16-bit numbers, so they are written no larger.
+    let cap = |n: u32| n.min(u32::from(u16::MAX));
+    s.push_str(&format!(" {} {}", cap(b.halfmove), cap(b.fullmove)));
     s
 }
