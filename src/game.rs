@@ -276,6 +276,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Internal score units per protocol unit (chess: a pawn is 100 cp; xiangqi: a horse is
     /// 100 in UCCI's unit). The protocol divides by this when it prints a score.
     const UNITS_PER_CP: Score;
+    /// Whether the quiescence search skips captures that lose material by [`Game::see_ge`].
+    /// A search heuristic tuned per game: each game turns it on when a match shows a gain.
+    const QS_SEE_PRUNING: bool;
 
     /// The standard starting position.
     fn startpos() -> Self;

@@ -163,6 +163,8 @@ fn perft_from(b: &Board, depth: u32, t: &Tables) -> u64 {
 impl Game for Chess {
     const VARIANT: Variant = Variant::Chess;
     const UNITS_PER_CP: Score = 1;
+    /// SPRT [0, 10] at 2+0.02: 541-451-539, +20.7 ± 14.3 (1531 games).
+    const QS_SEE_PRUNING: bool = true;
 
     fn startpos() -> Self {
         Chess::from_fen(START_FEN).expect("the start position FEN is valid")

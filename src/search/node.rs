@@ -12,6 +12,8 @@ const RFP_MARGIN: Score = 90;
 /// Null-move pruning: the shallowest depth it applies at, and its base reduction.
 const NMP_DEPTH: i32 = 3;
 const NMP_BASE: i32 = 3;
+/// Quiescence search: captures whose exchange is worth less than this are skipped.
+const QS_SEE_MARGIN: Score = 0;
 /// Late move reductions: the shallowest depth, and the number of moves searched in full first.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 3;
@@ -270,6 +272,12 @@ impl<G: Game> Worker<'_, G> {
             return self.board.no_move_score(ply);
         }
         while let Some(m) = picker.next_move(&mut self.data.moves[ply]) {
+            // A capture that loses material in the exchange on its square cannot raise the
+            // stand-pat score: skip it (never when in check, where every move is an evasion), in
+            // the games where that has shown a gain.
+            if G::QS_SEE_PRUNING && !in_check && !self.board.see_ge(m, QS_SEE_MARGIN) {
+                continue;
+            }
             self.play(m, ply);
             let score = -self.quiescence(-beta, -alpha, ply + 1);
             self.take_back();

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# A self-play SPRT match between two Chariot binaries, the way every strength change is tested.
+#
+#   scripts/sprt.sh NEW OLD GAME [ELO0 ELO1] [TC] [GAMES]
+#
+# NEW and OLD are binaries (keep the old one outside the work tree, e.g. build a tagged commit
+# with `cargo build --release --target-dir ~/chariot-old` and copy it). GAME is chess or
+# xiangqi. The defaults are an SPRT of [0, 5] at 5+0.05 with at most 20000 games. One thread and
+# 16 MB hash each, concurrency 2 (the whole of this two-core machine: run nothing else), openings
+# from ../shared/openings/. The output and a full log go to $CHARIOT_MATCHES (default
+# ~/matches), named by game and time.
+set -euo pipefail
+new=${1:?usage: sprt.sh NEW OLD GAME [ELO0 ELO1] [TC] [GAMES]}
+old=${2:?old binary}
+game=${3:?chess or xiangqi}
+elo0=${4:-0}
+elo1=${5:-5}
+tc=${6:-5+0.05}
+games=${7:-20000}
+here=$(cd "$(dirname "$0")/.." && pwd)
+match=${CHARIOT_MATCH_PY:-$here/../shared/tools/match.py}
+out=${CHARIOT_MATCHES:-$HOME/matches}
+mkdir -p "$out"
+stamp="$out/$game-$(date +%Y%m%d-%H%M%S)"
+proto=uci
+opts=()
+# Decided games are adjudicated, both engines agreeing over 4 moves each: a loss at 6 pawns
+# against (xiangqi: 300 reported cp, about 1.25 chariots), a draw at |score| <= 8 cp for 10
+# moves after move 40. This halves the time a match takes and changes few results.
+resign=600
+if [ "$game" = xiangqi ]; then
+  opts=(option.UCI_Variant=xiangqi)
+  resign=300
+fi
+echo "sprt: $new vs $old, $game, [$elo0, $elo1], $tc; output in $stamp.out" >&2
+python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency 2 \
+  --sprt "$elo0" "$elo1" --log "$stamp.log" \
+  --resign "$resign" --resign-moves 4 --draw 8 --draw-moves 10 --draw-after 80 \
+  -e name=new cmd="$new" proto=$proto "${opts[@]}" \
+  -e name=old cmd="$old" proto=$proto "${opts[@]}" | tee "$stamp.out"
