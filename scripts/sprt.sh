@@ -3,8 +3,8 @@
 #
 #   scripts/sprt.sh NEW OLD GAME [ELO0 ELO1] [TC] [GAMES]
 #
-# NEW and OLD are binaries (keep the old one outside the work tree, e.g. build a tagged commit
-# with `cargo build --release --target-dir ~/chariot-old` and copy it). GAME is chess or
+# NEW and OLD are binaries; keep the old one outside the work tree (`git worktree add /tmp/old
+# <commit>` and `cargo build --release` there, as README's Strength changes says). GAME is chess or
 # xiangqi. The defaults are an SPRT of [0, 5] at 5+0.05 with at most 20000 games. One thread and
 # 16 MB hash each, concurrency 2 (the whole of this two-core machine: run nothing else), openings
 # from ../shared/openings/. The output and a full log go to $CHARIOT_MATCHES (default
