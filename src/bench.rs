@@ -63,6 +63,7 @@ fn bench_game<G: Inspect>(fens: &[&str], depth: u32, pool: &Pool) -> u64 {
             tt: Arc::new(Table::new(16)),
             signals: Arc::new(Signals::new(&limits, Budget::default(), pool.len())),
             sink: Arc::new(Discard),
+            skill: Default::default(),
         };
         let (tx, rx) = crossbeam_channel::bounded(1);
         pool.start(search, move |answer| {

@@ -11,6 +11,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bench;
+pub mod book;
 pub mod chess;
 pub mod command;
 pub mod engine;
@@ -19,4 +20,5 @@ pub mod options;
 pub mod protocol;
 pub mod report;
 pub mod search;
+pub mod speedtest;
 pub mod xiangqi;

@@ -50,6 +50,19 @@ enum Tool {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Measure the speed as users run the engine: positions from real games of both games,
+    /// all threads, a large hash, a realistic time each (as Stockfish's speedtest).
+    Speedtest {
+        /// Search threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Hash table size in MB.
+        #[arg(long, default_value_t = chariot::speedtest::DEFAULT_HASH_MB)]
+        hash: usize,
+        /// Total search time in seconds.
+        #[arg(long, default_value_t = chariot::speedtest::DEFAULT_SECONDS)]
+        seconds: u64,
+    },
     /// Count the legal move tree.
     Perft {
         /// The game (default: xiangqi for a 10-rank FEN, else chess).
@@ -74,6 +87,15 @@ fn main() {
     match cli.tool {
         Some(Tool::Bench { depth, threads }) => {
             chariot::bench::run(depth, threads);
+        }
+        Some(Tool::Speedtest { threads, hash, seconds }) => {
+            let threads = threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            });
+            if let Err(e) = chariot::speedtest::run(threads, hash, seconds) {
+                eprintln!("chariot speedtest: {e}");
+                std::process::exit(1);
+            }
         }
         Some(Tool::Perft { variant, fen, depth, divide }) => {
             // Without --variant, the FEN's shape tells the game, as it does in the protocols.

@@ -8,6 +8,7 @@
 
 use crate::game::{Style, Variant};
 use crate::report::{View, excerpt};
+use crate::search::skill::{ELO_LADDER_CHESS, ELO_LADDER_XIANGQI, Skill};
 use crate::xiangqi::rules::RuleSet;
 
 /// The default hash table size, in MB.
@@ -26,6 +27,28 @@ pub const DRAWMOVES_DEFAULT: i64 = 120;
 pub const DRAWMOVES_MAX: i64 = 1000;
 /// The most lines MultiPV accepts.
 pub const MULTIPV_MAX: i64 = 256;
+/// The lowest and highest `UCI_Elo`: Stockfish 15.1's range.
+pub const ELO_MIN: i64 = 1350;
+/// See [`ELO_MIN`].
+pub const ELO_MAX: i64 = 2850;
+/// The full-strength `Skill Level`.
+pub const SKILL_MAX: i64 = 20;
+/// UCCI's `knowledge` and `pruning` grades, and the level each stands for.
+const GRADES: &[&str] = &["none", "small", "medium", "large"];
+const GRADE_LEVELS: [f64; 4] = [5.0, 10.0, 15.0, 20.0];
+/// UCCI's `randomness` grades, and the choice error each adds (centipawns).
+const RANDOMNESS: &[&str] = &["none", "tiny", "small", "medium", "large", "huge"];
+const RANDOMNESS_CP: [f64; 6] = [0.0, 10.0, 25.0, 50.0, 100.0, 200.0];
+
+/// The index of a `knowledge` or `pruning` grade.
+fn grade(name: &str) -> usize {
+    GRADES.iter().position(|g| *g == name).unwrap_or(GRADES.len() - 1)
+}
+
+/// The book is used up to this many plies into the game, by default.
+pub const BOOK_DEPTH_DEFAULT: i64 = 255;
+/// The largest book depth accepted.
+pub const BOOK_DEPTH_MAX: i64 = 1000;
 /// The idle levels and the share of thinking time each leaves free (percent).
 const IDLE_LEVELS: [(&str, u32); 4] = [("none", 0), ("small", 25), ("medium", 50), ("large", 75)];
 /// The repetition rule sets, by name.
@@ -328,6 +351,78 @@ pub static TABLE: &[Spec] = &[
         doc: "`d` draws Unicode / Chinese pieces by default",
     },
     Spec {
+        uci: Some("UCI_LimitStrength"),
+        ucci: None,
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.strength.limit = v.bool()),
+        doc: "play at the strength of `UCI_Elo`",
+    },
+    Spec {
+        uci: Some("UCI_Elo"),
+        ucci: None,
+        kind: Kind::Spin { default: ELO_MIN, min: ELO_MIN, max: ELO_MAX, zero: None },
+        effect: Effect::Set(|s, v| s.strength.elo = v.int() as u32),
+        doc: "the strength `UCI_LimitStrength` plays at (Stockfish 15.1's scale)",
+    },
+    Spec {
+        uci: Some("Skill Level"),
+        ucci: None,
+        kind: Kind::Spin { default: SKILL_MAX, min: 0, max: SKILL_MAX, zero: None },
+        effect: Effect::Set(|s, v| s.strength.level = v.int() as u32),
+        doc: "0 (weakest) to 20 (full strength)",
+    },
+    Spec {
+        uci: None,
+        ucci: Some("knowledge"),
+        kind: Kind::Combo { default: "large", vars: GRADES },
+        effect: Effect::Set(|s, v| s.strength.knowledge = grade(v.text())),
+        doc: "how much the engine knows: less plays weaker",
+    },
+    Spec {
+        uci: None,
+        ucci: Some("pruning"),
+        kind: Kind::Combo { default: "large", vars: GRADES },
+        effect: Effect::Set(|s, v| s.strength.pruning = grade(v.text())),
+        doc: "how selectively it searches: less plays weaker",
+    },
+    Spec {
+        uci: None,
+        ucci: Some("randomness"),
+        kind: Kind::Combo { default: "none", vars: RANDOMNESS },
+        effect: Effect::Set(|s, v| {
+            s.strength.randomness = RANDOMNESS.iter().position(|r| *r == v.text()).unwrap_or(0)
+        }),
+        doc: "how freely it chooses among good moves: more plays weaker and more varied",
+    },
+    Spec {
+        uci: Some("OwnBook"),
+        ucci: Some("usebook"),
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.book.on = v.bool()),
+        doc: "play from the opening book of `Book File` while it has a move",
+    },
+    Spec {
+        uci: Some("Book File"),
+        ucci: Some("bookfiles"),
+        kind: Kind::Text("<empty>"),
+        effect: Effect::Set(|s, v| s.book.file = v.text().to_string()),
+        doc: "the book: Polyglot `.bin` for chess, ElephantEye `BOOK.DAT` for xiangqi",
+    },
+    Spec {
+        uci: Some("Book Depth"),
+        ucci: Some("bookdepth"),
+        kind: Kind::Spin { default: BOOK_DEPTH_DEFAULT, min: 1, max: BOOK_DEPTH_MAX, zero: None },
+        effect: Effect::Set(|s, v| s.book.depth = v.int() as u32),
+        doc: "the book is used up to this many plies into the game",
+    },
+    Spec {
+        uci: Some("Book Best Move"),
+        ucci: Some("bookbestmove"),
+        kind: Kind::Check(false),
+        effect: Effect::Set(|s, v| s.book.best = v.bool()),
+        doc: "the book's heaviest move, not a choice weighted at random",
+    },
+    Spec {
         uci: Some("UCI_Variant"),
         ucci: None,
         kind: Kind::Game,
@@ -373,6 +468,81 @@ pub struct Settings {
     pub resign: bool,
     /// How `d` draws the pieces unless told.
     pub style: Style,
+    /// The opening book.
+    pub book: BookSettings,
+    /// The playing strength.
+    pub strength: Strength,
+}
+
+/// The playing strength, as the options set it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// Play at `elo` (`UCI_LimitStrength`).
+    pub limit: bool,
+    /// The Elo target (`UCI_Elo`).
+    pub elo: u32,
+    /// `Skill Level`, 0..=20.
+    pub level: u32,
+    /// UCCI `knowledge` and `pruning`: indices into their grades.
+    pub knowledge: usize,
+    /// See `knowledge`.
+    pub pruning: usize,
+    /// UCCI `randomness`: an index into its grades.
+    pub randomness: usize,
+}
+
+impl Default for Strength {
+    fn default() -> Self {
+        Strength {
+            limit: false,
+            elo: ELO_MIN as u32,
+            level: SKILL_MAX as u32,
+            knowledge: GRADES.len() - 1,
+            pruning: GRADES.len() - 1,
+            randomness: 0,
+        }
+    }
+}
+
+impl Strength {
+    /// The skill these settings ask for in `variant`: the Elo target when limited, else the
+    /// weakest of the level and the UCCI grades, with the randomness's error on top.
+    pub fn skill(&self, variant: Variant) -> Skill {
+        let ladder = match variant {
+            Variant::Chess => ELO_LADDER_CHESS,
+            Variant::Xiangqi => ELO_LADDER_XIANGQI,
+        };
+        let mut skill =
+            if self.limit { Skill::from_elo(self.elo, ladder) } else { Skill::default() };
+        let graded = GRADE_LEVELS[self.knowledge.min(3)].min(GRADE_LEVELS[self.pruning.min(3)]);
+        skill.level = skill.level.min(f64::from(self.level)).min(graded);
+        skill.extra_error_cp = RANDOMNESS_CP[self.randomness.min(RANDOMNESS_CP.len() - 1)];
+        skill
+    }
+}
+
+/// How the opening book is used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookSettings {
+    /// Play from the book (`OwnBook`, UCCI `usebook`).
+    pub on: bool,
+    /// The book's path; empty for none.
+    pub file: String,
+    /// The book is used up to this many plies into the game.
+    pub depth: u32,
+    /// Play the heaviest move rather than a weighted random one.
+    pub best: bool,
+}
+
+impl Default for BookSettings {
+    fn default() -> Self {
+        BookSettings {
+            on: false,
+            file: String::new(),
+            depth: BOOK_DEPTH_DEFAULT as u32,
+            best: false,
+        }
+    }
 }
 
 impl Default for Settings {
@@ -394,6 +564,8 @@ impl Default for Settings {
             idle: 0,
             resign: true,
             style: Style::Letters,
+            book: BookSettings::default(),
+            strength: Strength::default(),
         }
     }
 }

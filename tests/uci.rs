@@ -182,6 +182,13 @@ fn uci_lists_every_option_with_its_type_default_and_range() {
         "option name Repetition Rule type combo default asianrule var asianrule var checkban var alwaysdraw",
         "option name Chinese Notation type check default false",
         "option name Board Symbols type check default false",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1350 min 1350 max 2850",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name OwnBook type check default false",
+        "option name Book File type string default <empty>",
+        "option name Book Depth type spin default 255 min 1 max 1000",
+        "option name Book Best Move type check default false",
         "option name UCI_Variant type combo default chess var chess var xiangqi",
     ];
     assert_eq!(options, expected);
@@ -1651,4 +1658,21 @@ fn the_last_move_before_the_control_keeps_a_margin() {
     s.send("go wtime 5000 btime 5000 movestogo 1");
     s.expect_within(LONG, |l| l.starts_with("bestmove "));
     assert!(start.elapsed() < Duration::from_millis(4500), "took {:?}", start.elapsed());
+}
+
+/// Found by the session fuzzer: among many queens, depth 1 alone runs into hundreds of
+/// millions of quiescence nodes (22 s). A stop, the end of input or the clock must still end
+/// it: depth 1 is protected only for its first moments.
+#[test]
+fn a_runaway_depth_one_still_obeys_stop_and_the_clock() {
+    let fen = "rnQr1rbr/B2qbN1p/pn6/QBrqp1N1/2qn1ppk/NP1p2PP/N1NBR1Pr/RKNr1rqR b - - 0 1";
+    for go in ["go ponder", "go infinite", "go movetime 300", "go wtime 500 btime 500"] {
+        let script = format!("uci\nposition fen {fen}\n{go}\n");
+        let started = Instant::now();
+        let (lines, status) = run_script(&[], &script);
+        assert!(status.success());
+        assert!(bestmove(&lines).is_some(), "{go}: {lines:#?}");
+        let secs = started.elapsed().as_secs_f64();
+        assert!(secs < 5.0, "{go}: answered after {secs:.1} s");
+    }
 }

@@ -9,6 +9,7 @@
 //! between protocols arrives as a [`Dialect`] or inside the commands.
 
 pub mod board;
+mod shelf;
 
 use crate::command::{Command, Dialect, Event, Gate, Limits, Start};
 use crate::game::{DRAW, Game, Inspect, MATE_BOUND, Move, MoveList, Variant, perft_divide};
@@ -22,6 +23,7 @@ use crate::search::{ThreadData, Worker, to_eval};
 use board::{Board, display_text, eval_text, variant_of_fen, with_board};
 use crossbeam_channel::{Receiver, Sender, select};
 use parking_lot::Mutex;
+use shelf::Shelf;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -136,6 +138,8 @@ pub struct Engine {
     gate: Arc<Gate>,
     /// The engine's own recent scores, for draw offers and resigning.
     temper: Arc<Mutex<Temper>>,
+    /// The opening book.
+    shelf: Shelf,
 }
 
 impl Engine {
@@ -163,6 +167,7 @@ impl Engine {
             quitting: false,
             done_tx,
             done_rx,
+            shelf: Shelf::default(),
         })
     }
 
@@ -517,6 +522,13 @@ impl Engine {
         {
             b.apply(&new);
         }
+        if (new.book.on, &new.book.file) != (old.book.on, &old.book.file) {
+            // Load the book now, so that a bad path is reported when it is set.
+            let variant = self.board.as_ref().map_or(self.variant(), Board::variant);
+            let mut reports = Vec::new();
+            self.shelf.load(&new.book, variant, &mut reports);
+            reports.into_iter().for_each(|r| self.send(r));
+        }
         if new.log_file != old.log_file
             && let Err(e) = self.sink.set_log(&new.log_file)
         {
@@ -612,6 +624,25 @@ impl Engine {
         with_board!(board, b => self.start(*b, limits))
     }
 
+    /// A move from the opening book for `board`, among the `root` moves the search may play,
+    /// as coordinate text in the engine's notation.
+    fn book_move<G: Game>(&mut self, board: &G, root: &[Move]) -> Option<String> {
+        let fen = board.fen();
+        let mut reports = Vec::new();
+        let playable = |text: &str| board.parse_move(text).is_ok_and(|m| root.contains(&m));
+        let pick = self.shelf.pick(
+            &self.settings.book,
+            G::VARIANT,
+            &fen,
+            game_ply(&fen),
+            playable,
+            &mut reports,
+        );
+        reports.into_iter().for_each(|r| self.send(r));
+        // The book's text may be another spelling of the move (castling as king takes rook).
+        pick.and_then(|t| board.parse_move(&t).ok()).map(|m| board.move_text(m))
+    }
+
     /// Starts a search (or perft, or the static score) of `board` on the search threads and
     /// returns at once. Everything below is compiled for `G`.
     fn start<G: Inspect>(&mut self, board: G, limits: Limits) {
@@ -627,6 +658,10 @@ impl Engine {
             )));
         }
         let mut signals = Signals::new(&limits, budget, self.pool.len());
+        let skill = self.settings.strength.skill(G::VARIANT);
+        if let Some(nodes) = skill.node_limit() {
+            signals.cap_nodes(nodes);
+        }
         signals.contempt = self.settings.contempt();
         signals.idle = self.settings.idle;
         let signals = Arc::new(signals);
@@ -636,6 +671,20 @@ impl Engine {
         for text in rejected {
             self.send(Report::Error(format!("'{}' is not a legal move here", excerpt(&text))));
         }
+        // A book move answers at once, but never a search that only `stop` may end.
+        let book = &self.settings.book;
+        let book_move = if book.on
+            && !book.file.is_empty()
+            && limits.perft.is_none()
+            && limits.depth != Some(0)
+            && !unbounded
+            && !limits.ponder
+            && !root.is_empty()
+        {
+            self.book_move(&board, &root)
+        } else {
+            None
+        };
         let (sink, done, sig) = (self.sink.clone(), self.done_tx.clone(), signals.clone());
         if let Some(depth) = limits.perft {
             self.pool.run_on(
@@ -649,6 +698,22 @@ impl Engine {
                     }
                     sink.send(&Report::PerftTotal { nodes: total });
                     sig.mark_answered();
+                    let _ = done.send(());
+                }),
+            );
+        } else if let Some(best) = book_move {
+            self.pool.run_on(
+                0,
+                Box::new(move |_| {
+                    sink.send(&Report::Message(format!("book move {best}")));
+                    sig.mark_answered();
+                    let answer = Report::BestMove {
+                        best: Some(best),
+                        ponder: None,
+                        draw: false,
+                        resign: false,
+                    };
+                    sink.send(&answer);
                     let _ = done.send(());
                 }),
             );
@@ -699,6 +764,7 @@ impl Engine {
                 tt: self.tt.clone(),
                 signals: signals.clone(),
                 sink: sink.clone(),
+                skill,
             };
             self.pool.start(search, move |answer| {
                 sig.wait_until_answerable();
@@ -731,5 +797,14 @@ impl Engine {
         self.running = Some(Running { signals, unbounded, told_waiting: false });
     }
 }
+/// How many plies into the game a FEN is, from its move number and side to move (a move
+/// number from input may be huge: the count saturates).
+fn game_ply(fen: &str) -> u32 {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let black = fields.get(1).is_some_and(|s| *s == "b");
+    let fullmove = fields.last().and_then(|n| n.parse::<u32>().ok()).unwrap_or(1).max(1);
+    (fullmove - 1).saturating_mul(2).saturating_add(u32::from(black))
+}
+
 #[cfg(test)]
 mod tests;

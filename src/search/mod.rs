@@ -19,6 +19,7 @@ mod node;
 pub mod pool;
 mod root;
 pub mod signals;
+pub mod skill;
 pub mod stack;
 pub mod time;
 pub mod tt;
@@ -177,7 +178,8 @@ pub struct Worker<'a, G: Game> {
     data: &'a mut ThreadData,
     /// Set once the search must unwind; scores computed after it are garbage.
     aborted: bool,
-    /// The iteration in progress; depth 1 always completes, so there is always a move.
+    /// The iteration in progress; depth 1 completes unless it runs far too long (see
+    /// [`Signals::depth_one_protected`]).
     pub(crate) depth_in_progress: i32,
     /// Called on the main thread at every clock check with the line being searched.
     on_check: Option<&'a OnCheck<'a>>,
@@ -289,7 +291,10 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Publishes the node count and decides whether to stop.
     fn check_stop(&mut self) {
         self.signals.publish_nodes(self.id, self.nodes);
-        if self.depth_in_progress <= 1 {
+        // Depth 1 gives the answer a searched move: it is not cut short, unless it runs so
+        // long (a quiescence explosion among many queens) that the clock or a waiting GUI
+        // matters more.
+        if self.depth_in_progress <= 1 && self.signals.depth_one_protected() {
             return;
         }
         if self.signals.should_stop(self.id) {

@@ -11,6 +11,7 @@
 //! the search runs.
 
 use super::signals::Signals;
+use super::skill::{self, Skill};
 use super::tt::{self, Table};
 use super::{ThreadData, Worker, to_eval};
 use crate::game::{Game, INFINITE, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList};
@@ -195,6 +196,8 @@ pub struct Search<G: Game> {
     pub signals: Arc<Signals>,
     /// Where reports go.
     pub sink: Arc<dyn Sink>,
+    /// How strongly to play.
+    pub skill: Skill,
 }
 
 /// The main thread's search: iterative deepening with reports; the helpers are halted when it
@@ -226,7 +229,9 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
     };
     let mut main = Worker::new(board.clone(), s.root.clone(), tt, signals, 0, data);
     main.set_on_check(&on_check);
-    main.set_multipv(view.multipv);
+    // A weakened search looks at a few candidates to choose among.
+    let weakened = !s.skill.is_full();
+    main.set_multipv(if weakened { view.multipv.max(skill::CANDIDATES) } else { view.multipv });
     // The first line as last shown: the answer must name the line the GUI saw.
     let mut shown: Vec<Move> = Vec::new();
     let line = main.iterate(signals.max_depth, |w, depth, lines, fail| {
@@ -281,6 +286,7 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
     signals.publish_nodes(0, main.nodes);
     signals.halt();
 
+    let line = if weakened { weakened_choice(&main, line, &s.skill) } else { line };
     let best = line.pv.first().copied();
     let ponder =
         line.pv.get(1).copied().or_else(|| best.and_then(|m| ponder_from_tt(board, m, tt)));
@@ -302,6 +308,35 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
         });
     }
     Answer { best, ponder, score: line.score, depth: line.depth.max(0) as u32, nodes: 0 }
+}
+
+/// The line a weakened search plays: one of the main thread's best lines, chosen with the
+/// skill's error.
+fn weakened_choice<G: Game>(main: &Worker<'_, G>, line: super::Line, skill: &Skill) -> super::Line {
+    let lines = main.root_moves.len().min(skill::CANDIDATES);
+    let scored: Vec<_> = main.root_moves[..lines]
+        .iter()
+        .map(|rm| (rm.mv, if rm.score > -INFINITE { rm.score } else { rm.prev_score }))
+        .collect();
+    let mut seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0x9e37_79b9, |d| d.as_nanos() as u64)
+        | 1;
+    let random = || {
+        // xorshift64, scaled to 0..1: plenty for a choice among four moves.
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    match skill.choose(&scored, G::UNITS_PER_CP, random) {
+        Some(m) if line.pv.first() != Some(&m) => {
+            let rm = main.root_moves[..lines].iter().find(|rm| rm.mv == m);
+            let (pv, score) = rm.map_or((vec![m], line.score), |rm| (rm.pv.clone(), rm.score));
+            super::Line { depth: line.depth, score, pv }
+        }
+        _ => line,
+    }
 }
 
 /// Win/draw/loss chances in permille for the side to move, from a logistic model of the score:
@@ -429,6 +464,7 @@ mod tests {
             tt: Arc::new(Table::new(1)),
             signals: signals.clone(),
             sink: Arc::new(Discard),
+            skill: Skill::default(),
         };
         (s, signals)
     }

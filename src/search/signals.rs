@@ -9,6 +9,8 @@ use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::time::{Duration, Instant};
 
+/// How long depth 1 is protected from a stop (ms): it takes far less in any sane position.
+const DEPTH_ONE_GRACE_MS: u64 = 100;
 /// How often a finished search looks whether it may answer yet (pondering, infinite).
 const WAIT_POLL: Duration = Duration::from_millis(1);
 
@@ -72,6 +74,13 @@ impl Signals {
             draw_offer: AtomicBool::new(limits.draw_offer),
             answered: AtomicBool::new(false),
         }
+    }
+
+    /// Lowers the node limit to `nodes` (a weakened level's budget); `go nodes` may lower it
+    /// further. Unlike a node limit from `go`, this does not make an unbounded search
+    /// answer by itself: `go infinite` still waits for `stop`.
+    pub fn cap_nodes(&mut self, nodes: u64) {
+        self.node_limit = Some(self.node_limit.map_or(nodes, |n| n.min(nodes)));
     }
 
     /// Asks the search to stop and answer (`stop`, `quit`, end of input).
@@ -160,6 +169,13 @@ impl Signals {
         if let Some(c) = self.nodes.get(id) {
             c.0.store(nodes, Relaxed);
         }
+    }
+
+    /// True while depth 1 may not be cut short: for the first [`DEPTH_ONE_GRACE_MS`] of the
+    /// search, and never beyond the hard time limit.
+    pub(super) fn depth_one_protected(&self) -> bool {
+        let grace = self.budget.hard.map_or(DEPTH_ONE_GRACE_MS, |h| h.min(DEPTH_ONE_GRACE_MS));
+        self.elapsed_ms() < grace
     }
 
     /// True when thread `id` should look at the limits now (the node limit is exact).

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Calibration and monotonicity matches for Chariot's strength levels (README, Levels and books).
+#
+#   scripts/levels.sh elo GAME ELO [GAMES] [TC]      Chariot at UCI_Elo ELO against the peer at
+#                                                   the same UCI_Elo (Stockfish for chess,
+#                                                   Fairy-Stockfish for xiangqi)
+#   scripts/levels.sh skill GAME LEVEL [GAMES] [TC]  Skill Level LEVEL against LEVEL + 1
+#   scripts/levels.sh grade GAME OPTION LOW HIGH [GAMES] [TC]
+#                                                   UCCI grades: OPTION=LOW against OPTION=HIGH
+#
+# Defaults: 100 games (50 for skill and grade steps) at 5+0.05, one thread each, concurrency 2
+# (run nothing else meanwhile), openings from ../shared/openings/. Output and logs go to
+# $CHARIOT_MATCHES (default ~/matches). CHARIOT is the binary (default target/release/chariot).
+set -euo pipefail
+mode=${1:?usage: levels.sh elo|skill|grade GAME ...}
+game=${2:?chess or xiangqi}
+here=$(cd "$(dirname "$0")/.." && pwd)
+chariot=${CHARIOT:-$here/target/release/chariot}
+match=${CHARIOT_MATCH_PY:-$here/../shared/tools/match.py}
+out=${CHARIOT_MATCHES:-$HOME/matches}
+mkdir -p "$out"
+variant=()
+peer=(/usr/games/stockfish)
+notation=()
+if [ "$game" = xiangqi ]; then
+  variant=(option.UCI_Variant=xiangqi)
+  peer=(/usr/games/fairy-stockfish)
+  notation=(notation=fsf)
+fi
+run() { # name, games, tc, engine specs...
+  local name=$1 games=$2 tc=$3
+  shift 3
+  echo "levels: $name, $games games at $tc; output in $out/$name.out" >&2
+  python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency 2 \
+    --log "$out/$name.log" "$@" | tee "$out/$name.out"
+}
+case $mode in
+  elo)
+    elo=${3:?ELO}
+    run "$game-elo$elo-$(date +%Y%m%d-%H%M%S)" "${4:-100}" "${5:-5+0.05}" \
+      -e name=chariot cmd="$chariot" proto=uci "${variant[@]}" \
+      option.UCI_LimitStrength=true option.UCI_Elo="$elo" \
+      -e name=peer cmd="${peer[0]}" proto=uci "${variant[@]}" "${notation[@]}" \
+      option.UCI_LimitStrength=true option.UCI_Elo="$elo"
+    ;;
+  skill)
+    level=${3:?LEVEL}
+    run "$game-skill$level-$(date +%Y%m%d-%H%M%S)" "${4:-50}" "${5:-5+0.05}" \
+      -e name=skill$level cmd="$chariot" proto=uci "${variant[@]}" option."Skill Level"="$level" \
+      -e name=skill$((level + 1)) cmd="$chariot" proto=uci "${variant[@]}" \
+      option."Skill Level"=$((level + 1))
+    ;;
+  grade)
+    option=${3:?OPTION} low=${4:?LOW} high=${5:?HIGH}
+    run "$game-$option-$low-$high-$(date +%Y%m%d-%H%M%S)" "${6:-50}" "${7:-5+0.05}" \
+      -e name="$option-$low" cmd="$chariot" proto=ucci option."$option"="$low" \
+      -e name="$option-$high" cmd="$chariot" proto=ucci option."$option"="$high"
+    ;;
+  *)
+    echo "levels.sh: unknown mode '$mode' (elo, skill or grade)" >&2
+    exit 2
+    ;;
+esac
