@@ -102,10 +102,13 @@ impl Skill {
 }
 
 /// Elo targets (Stockfish's `UCI_Elo` scale) and the levels that play at them, per game:
-/// `(elo, level)`, rising. First estimates from Chariot's full strength (about 1950 on that
-/// scale at 5+0.05), to be calibrated by matches against the peers at the same `UCI_Elo`.
-pub const ELO_LADDER_CHESS: &[(u32, f64)] = &[(1350, 0.0), (1800, 8.0), (2850, 20.0)];
-/// The same for xiangqi, against Fairy-Stockfish's `UCI_Elo`.
+/// `(elo, level)`, rising. Chess, from two matches of 100 games at 5+0.05 against Stockfish
+/// 15.1 at the same `UCI_Elo` with the first ladder: level 0.9 scored 17.5% against 1400
+/// (−269 ± 79) and level 8 scored 10% against 1800 (−382 ± 96), about 1130 and 1420, so a
+/// level is worth about 43 Elo and full strength is about 1950. Still to be confirmed by
+/// matches with this ladder.
+pub const ELO_LADDER_CHESS: &[(u32, f64)] = &[(1350, 6.0), (1800, 16.5), (1950, 20.0)];
+/// The same for xiangqi, against Fairy-Stockfish's `UCI_Elo`: a first estimate, no match yet.
 pub const ELO_LADDER_XIANGQI: &[(u32, f64)] = &[(1350, 0.0), (2000, 8.0), (2850, 20.0)];
 
 #[cfg(test)]
