@@ -26,6 +26,15 @@ pub const MAX_PLY: usize = 128;
 /// The most moves a legal position of either game can have (chess: 218, xiangqi: well under).
 pub const MAX_MOVES: usize = 256;
 
+/// How many plies into the game a FEN is, from its move number and side to move (a move
+/// number from input may be huge: the count saturates).
+pub fn fen_ply(fen: &str) -> u32 {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let black = fields.get(1).is_some_and(|s| *s == "b");
+    let fullmove = fields.last().and_then(|n| n.parse::<u32>().ok()).unwrap_or(1).max(1);
+    (fullmove - 1).saturating_mul(2).saturating_add(u32::from(black))
+}
+
 /// Which game a board plays; chosen once per command, never per node.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {

@@ -534,6 +534,13 @@ pub struct BookSettings {
     pub best: bool,
 }
 
+impl BookSettings {
+    /// True when a book is to be played from: switched on, with a file named.
+    pub fn active(&self) -> bool {
+        self.on && !self.file.is_empty()
+    }
+}
+
 impl Default for BookSettings {
     fn default() -> Self {
         BookSettings {

@@ -108,10 +108,8 @@ pub struct Speed {
 
 /// The weight of a position `ply` plies into its game (see [`HORIZON_START`]).
 fn weight(fen: &str) -> f64 {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let fullmove = fields.last().and_then(|n| n.parse::<u64>().ok()).unwrap_or(1).max(1);
-    let ply = 2 * (fullmove - 1);
-    1.0 / HORIZON_START.saturating_sub(ply / 2).max(HORIZON_END) as f64
+    let moves_played = u64::from(crate::game::fen_ply(fen) / 2);
+    1.0 / HORIZON_START.saturating_sub(moves_played).max(HORIZON_END) as f64
 }
 
 /// Searches `fens` of game `G`, each for its share of `total_ms`, with `pool` and `tt`.

@@ -634,7 +634,7 @@ impl Engine {
             &self.settings.book,
             G::VARIANT,
             &fen,
-            game_ply(&fen),
+            crate::game::fen_ply(&fen),
             playable,
             &mut reports,
         );
@@ -673,8 +673,7 @@ impl Engine {
         }
         // A book move answers at once, but never a search that only `stop` may end.
         let book = &self.settings.book;
-        let book_move = if book.on
-            && !book.file.is_empty()
+        let book_move = if book.active()
             && limits.perft.is_none()
             && limits.depth != Some(0)
             && !unbounded
@@ -797,14 +796,5 @@ impl Engine {
         self.running = Some(Running { signals, unbounded, told_waiting: false });
     }
 }
-/// How many plies into the game a FEN is, from its move number and side to move (a move
-/// number from input may be huge: the count saturates).
-fn game_ply(fen: &str) -> u32 {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let black = fields.get(1).is_some_and(|s| *s == "b");
-    let fullmove = fields.last().and_then(|n| n.parse::<u32>().ok()).unwrap_or(1).max(1);
-    (fullmove - 1).saturating_mul(2).saturating_add(u32::from(black))
-}
-
 #[cfg(test)]
 mod tests;

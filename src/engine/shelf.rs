@@ -28,7 +28,7 @@ impl Shelf {
     /// Loads the book `settings` name for `variant` unless it is loaded already; reports what
     /// happened (the error of a bad file, or how many records a new book has).
     pub fn load(&mut self, settings: &BookSettings, variant: Variant, reports: &mut Vec<Report>) {
-        if !settings.on || settings.file.is_empty() {
+        if !settings.active() {
             return;
         }
         if let Some((path, v, _)) = &self.loaded
@@ -67,7 +67,7 @@ impl Shelf {
         playable: impl Fn(&str) -> bool,
         reports: &mut Vec<Report>,
     ) -> Option<String> {
-        if !settings.on || settings.file.is_empty() || ply >= settings.depth {
+        if !settings.active() || ply >= settings.depth {
             return None;
         }
         self.load(settings, variant, reports);

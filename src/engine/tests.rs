@@ -230,7 +230,7 @@ fn options_act_on_the_session() {
 
 #[test]
 fn the_game_ply_of_any_fen_is_counted_without_overflow() {
-    use super::game_ply;
+    use crate::game::fen_ply as game_ply;
     assert_eq!(game_ply("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), 0);
     assert_eq!(game_ply("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), 1);
     assert_eq!(game_ply("8/8/8/8/8/8/8/K1k5 b - - 0 4294967295"), u32::MAX);
