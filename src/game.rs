@@ -375,6 +375,55 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn pawn_key(&self) -> u64;
     /// A key of `side`'s pieces other than pawns (soldiers), for correction history.
     fn non_pawn_key(&self, side: Side) -> u64;
+
+    /// Calls `f(piece, square)` for every piece on the board, pieces indexed as
+    /// [`Game::moved_piece`] (`colour * PIECES / 2 + kind`).
+    fn for_each_piece(&self, f: impl FnMut(usize, usize));
+    /// `square` as the second side sees it: the board mirrored rank for rank, so that each
+    /// side's own back rank is rank 0 of its view.
+    fn flip_square(square: usize) -> usize;
+    /// The pieces the legal move `m` takes off the board and puts on it.
+    fn changes(&self, m: Move) -> Changes;
+}
+
+/// The pieces a move takes off the board and puts on it, as `(piece, square)` pairs with pieces
+/// indexed as [`Game::moved_piece`]: what an incrementally updated evaluation needs to know.
+/// At most two of each: castling moves king and rook; a capturing promotion removes the pawn
+/// and the victim and adds the new piece.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    removed: [(u8, u8); 2],
+    added: [(u8, u8); 2],
+    removed_len: u8,
+    added_len: u8,
+}
+
+impl Changes {
+    /// Records `piece` leaving `square`.
+    #[inline(always)]
+    pub fn remove(&mut self, piece: usize, square: usize) {
+        self.removed[usize::from(self.removed_len)] = (piece as u8, square as u8);
+        self.removed_len += 1;
+    }
+
+    /// Records `piece` arriving on `square`.
+    #[inline(always)]
+    pub fn add(&mut self, piece: usize, square: usize) {
+        self.added[usize::from(self.added_len)] = (piece as u8, square as u8);
+        self.added_len += 1;
+    }
+
+    /// The pieces taken off, `(piece, square)`.
+    #[inline(always)]
+    pub fn removed(&self) -> &[(u8, u8)] {
+        &self.removed[..usize::from(self.removed_len)]
+    }
+
+    /// The pieces put on, `(piece, square)`.
+    #[inline(always)]
+    pub fn added(&self) -> &[(u8, u8)] {
+        &self.added[..usize::from(self.added_len)]
+    }
 }
 
 /// An evaluation state that the search updates move by move beside the board: an accumulator

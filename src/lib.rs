@@ -16,6 +16,7 @@ pub mod chess;
 pub mod command;
 pub mod engine;
 pub mod game;
+pub mod nnue;
 pub mod options;
 pub mod protocol;
 pub mod report;

@@ -382,4 +382,23 @@ impl Game for Chess {
     fn non_pawn_key(&self, side: Side) -> u64 {
         Chess::non_pawn_key(self, side)
     }
+
+    fn for_each_piece(&self, mut f: impl FnMut(usize, usize)) {
+        let mut occ = self.board.occupied();
+        while occ != 0 {
+            let sq = occ.trailing_zeros() as usize;
+            occ &= occ - 1;
+            f(usize::from(self.board.squares[sq]), sq);
+        }
+    }
+
+    #[inline(always)]
+    fn flip_square(square: usize) -> usize {
+        square ^ 56
+    }
+
+    #[inline]
+    fn changes(&self, m: Move) -> Changes {
+        Chess::changes(self, m)
+    }
 }

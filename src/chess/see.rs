@@ -10,7 +10,7 @@ use super::board::Board;
 use super::moves::{self, CASTLE, EN_PASSANT};
 use super::tables::{Tables, tables};
 use super::{Chess, PIECES};
-use crate::game::{Move, Side};
+use crate::game::{Changes, Move, Side};
 
 /// Exchange value of a pawn. The exchange values are the evaluation's material values
 /// (`eval::VALUE`) averaged over middlegame and endgame, rounded: a trade rarely decides the
@@ -61,6 +61,40 @@ impl Chess {
                 p => Some(usize::from(p)),
             },
         }
+    }
+
+    /// The pieces the legal move `m` takes off the board and puts on it.
+    #[inline]
+    pub fn changes(&self, m: Move) -> Changes {
+        let b = &self.board;
+        let (from, to) = (moves::from_sq(m), moves::to_sq(m));
+        let us = b.side;
+        let p = usize::from(b.squares[from]);
+        let mut c = Changes::default();
+        c.remove(p, from);
+        match moves::flag(m) {
+            CASTLE => {
+                // The king "takes" its own rook; both land on the castling targets.
+                let rook = usize::from(piece(us, ROOK));
+                let (king_to, rook_to) = Board::castle_targets(from, to);
+                c.remove(rook, to);
+                c.add(p, king_to);
+                c.add(rook, rook_to);
+            }
+            EN_PASSANT => {
+                c.remove(usize::from(piece(us ^ 1, PAWN)), to ^ 8);
+                c.add(p, to);
+            }
+            _ => {
+                let victim = b.squares[to];
+                if victim != NO_PIECE {
+                    c.remove(usize::from(victim), to);
+                }
+                let lands = moves::promotion(m).map_or(p, |kind| usize::from(piece(us, kind)));
+                c.add(lands, to);
+            }
+        }
+        c
     }
 
     /// The square (`0..64`) where the moving piece lands: the king's destination for castling,

@@ -249,4 +249,23 @@ impl Game for Xiangqi {
     fn non_pawn_key(&self, side: Side) -> u64 {
         Xiangqi::non_pawn_key(self, side)
     }
+
+    fn for_each_piece(&self, mut f: impl FnMut(usize, usize)) {
+        for sq in 0..SQUARES {
+            let p = self.pos.board[sq];
+            if p != EMPTY {
+                f(see::piece_index(p), sq);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn flip_square(sq: usize) -> usize {
+        square(RANKS - 1 - rank_of(sq), file_of(sq))
+    }
+
+    #[inline]
+    fn changes(&self, m: Move) -> Changes {
+        Xiangqi::changes(self, m)
+    }
 }

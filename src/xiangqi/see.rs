@@ -10,7 +10,7 @@ use super::Xiangqi;
 use super::bitboard::*;
 use super::movegen::decode;
 use super::position::*;
-use crate::game::{Move, Side};
+use crate::game::{Changes, Move, Side};
 
 /// Exchange value of an advisor, in internal units (a horse is about 400, UCCI's 100). The
 /// exchange values are the evaluation's material values (`eval::VALUE`).
@@ -55,7 +55,7 @@ const CAPTURE_ORDER: [u8; kind::COUNT] = [
 const THRESHOLD_LIMIT: i32 = 1 << 24;
 
 /// The index in `0..PIECES` (`colour * 7 + kind`) of a non-empty piece code.
-fn index(p: u8) -> usize {
+pub(super) fn piece_index(p: u8) -> usize {
     colour_of(p) * kind::COUNT + usize::from(kind_of(p))
 }
 
@@ -71,7 +71,7 @@ impl Xiangqi {
                 // table lookup panic.
                 0
             }
-            p => index(p),
+            p => piece_index(p),
         }
     }
 
@@ -81,8 +81,23 @@ impl Xiangqi {
         let (_, to) = decode(m);
         match self.pos.board[to] {
             EMPTY => None,
-            p => Some(index(p)),
+            p => Some(piece_index(p)),
         }
+    }
+
+    /// The pieces the legal move `m` takes off the board and puts on it.
+    #[inline]
+    pub fn changes(&self, m: Move) -> Changes {
+        let (from, to) = decode(m);
+        let mut c = Changes::default();
+        let p = piece_index(self.pos.board[from]);
+        c.remove(p, from);
+        c.add(p, to);
+        let victim = self.pos.board[to];
+        if victim != EMPTY {
+            c.remove(piece_index(victim), to);
+        }
+        c
     }
 
     /// The square (`0..90`) where the legal move `m` lands.
@@ -362,7 +377,7 @@ mod tests {
 
     /// The index of `colour`'s piece of `k`.
     fn code(colour: usize, k: u8) -> usize {
-        index(piece(colour, k))
+        piece_index(piece(colour, k))
     }
 
     #[test]

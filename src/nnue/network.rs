@@ -1,0 +1,350 @@
+//! The network: its inputs, its quantised weights, and the file format they are kept in.
+//!
+//! A perspective network: each side has an accumulator, the sum of the first layer's weight
+//! rows of the pieces as that side sees them (its own pieces first, the board mirrored for
+//! the second side) plus a bias; the output is one neuron over both accumulators, the side to
+//! move's first, each clipped to `[0, QA]` and squared (SCReLU) or only clipped (CReLU).
+//!
+//! The file (`.nnue`), every number little-endian:
+//!
+//! | offset | bytes | field |
+//! |-------:|------:|-------|
+//! | 0 | 8 | magic `CHNNUE01` |
+//! | 8 | 1 | game: 0 chess, 1 xiangqi |
+//! | 9 | 1 | activation: 0 CReLU, 1 SCReLU |
+//! | 10 | 2 | reserved, 0 |
+//! | 12 | 4 | inputs, a `u32` (chess 768, xiangqi 1260) |
+//! | 16 | 4 | hidden size `H`, a `u32`, a multiple of 16 |
+//! | 20 | 4 | `QA`, an `i32`: the first layer's quantisation |
+//! | 24 | 4 | `QB`, an `i32`: the output layer's quantisation |
+//! | 28 | 4 | scale, an `i32`: internal units per unit of the float network's output |
+//! | 32 | 2·inputs·H | first-layer weights, `i16`, input-major (the row of input 0 first) |
+//! | ... | 2·H | first-layer biases, `i16` |
+//! | ... | 4·H | output weights, `i16`: the side to move's half, then the other side's |
+//! | ... | 4 | output bias, an `i32` |
+//! | ... | 8 | FNV-1a 64 of every byte before it |
+//!
+//! The output in internal units is `(Σ f(acc)·w / d + bias) · scale / (QA·QB)` with integer
+//! arithmetic, `f` the activation and `d` = `QA` for SCReLU (1 for CReLU); the float network
+//! it was trained as computes `(Σ g(a)·w + b) · scale` with `g` clipping to `[0, 1]`.
+
+use crate::game::{Game, Side, Variant};
+
+/// The file's magic bytes.
+const MAGIC: &[u8; 8] = b"CHNNUE01";
+/// The header's size in bytes.
+const HEADER_BYTES: usize = 32;
+/// The largest hidden layer a file may declare (a sanity bound against corrupt headers).
+const MAX_HIDDEN: usize = 4096;
+
+/// How the first layer's output is activated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// Clipped to `[0, QA]`.
+    CRelu,
+    /// Clipped to `[0, QA]` and squared.
+    SCRelu,
+}
+
+/// The input features of a game: one per (piece as a side sees it, square as it sees it).
+#[derive(Copy, Clone, Debug)]
+pub struct Layout {
+    /// The game.
+    pub variant: Variant,
+    /// Squares of the board.
+    pub squares: usize,
+    /// Piece kinds per side.
+    pub kinds: usize,
+    flip: fn(usize) -> usize,
+}
+
+impl Layout {
+    /// The layout of game `G`.
+    pub fn of<G: Game>() -> Layout {
+        Layout {
+            variant: G::VARIANT,
+            squares: G::SQUARES,
+            kinds: G::PIECES / 2,
+            flip: G::flip_square,
+        }
+    }
+
+    /// The layout of `variant`.
+    pub fn for_variant(variant: Variant) -> Layout {
+        match variant {
+            Variant::Chess => Layout::of::<crate::chess::Chess>(),
+            Variant::Xiangqi => Layout::of::<crate::xiangqi::Xiangqi>(),
+        }
+    }
+
+    /// The number of input features.
+    pub fn inputs(&self) -> usize {
+        2 * self.kinds * self.squares
+    }
+
+    /// The feature of `piece` (`colour * kinds + kind`) on `square` as `perspective` sees it:
+    /// its own pieces come first and the second side sees the board mirrored.
+    #[inline(always)]
+    pub fn feature(&self, piece: usize, square: usize, perspective: Side) -> usize {
+        let (colour, kind) = (piece / self.kinds, piece % self.kinds);
+        match perspective {
+            Side::First => (colour * self.kinds + kind) * self.squares + square,
+            Side::Second => ((colour ^ 1) * self.kinds + kind) * self.squares + (self.flip)(square),
+        }
+    }
+}
+
+/// Why a network file was refused.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetError {
+    /// Not a Chariot network.
+    #[error("not a Chariot network file (bad magic bytes)")]
+    Magic,
+    /// The file is shorter or longer than its header says.
+    #[error("the file has {0} bytes where its header calls for {1}")]
+    Size(usize, usize),
+    /// A header field is out of range.
+    #[error("header field '{0}' holds {1}, which is out of range")]
+    Field(&'static str, i64),
+    /// The network is for the other game.
+    #[error("the network is for {0}, not {1}")]
+    Game(&'static str, &'static str),
+    /// The checksum does not match: the file is damaged.
+    #[error("the checksum does not match: the file is damaged")]
+    Checksum,
+}
+
+/// A quantised network, as read from a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// The game it evaluates.
+    pub variant: Variant,
+    /// The first layer's activation.
+    pub activation: Activation,
+    /// Input features.
+    pub inputs: usize,
+    /// Neurons per accumulator.
+    pub hidden: usize,
+    /// First-layer quantisation.
+    pub qa: i32,
+    /// Output-layer quantisation.
+    pub qb: i32,
+    /// Internal units per unit of the float output.
+    pub scale: i32,
+    /// First-layer weights, `inputs` rows of `hidden`.
+    pub ft_weights: Vec<i16>,
+    /// First-layer biases.
+    pub ft_bias: Vec<i16>,
+    /// Output weights: `hidden` for the side to move, then `hidden` for the other side.
+    pub out_weights: Vec<i16>,
+    /// Output bias, in units of `QA·QB`.
+    pub out_bias: i32,
+}
+
+/// FNV-1a, 64 bits: a checksum that catches truncated and damaged files.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn i32_at(b: &[u8], at: usize) -> i32 {
+    i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+fn i16s(b: &[u8], at: usize, n: usize) -> Vec<i16> {
+    b[at..at + 2 * n].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect()
+}
+
+impl Network {
+    /// Reads a network file, checking every field and the checksum.
+    pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
+        if b.len() < HEADER_BYTES || &b[0..8] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let variant = match b[8] {
+            0 => Variant::Chess,
+            1 => Variant::Xiangqi,
+            x => return Err(NetError::Field("game", x.into())),
+        };
+        let activation = match b[9] {
+            0 => Activation::CRelu,
+            1 => Activation::SCRelu,
+            x => return Err(NetError::Field("activation", x.into())),
+        };
+        let inputs = i32_at(b, 12) as u32 as usize;
+        let hidden = i32_at(b, 16) as u32 as usize;
+        let layout = Layout::for_variant(variant);
+        if inputs != layout.inputs() {
+            return Err(NetError::Field("inputs", inputs as i64));
+        }
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
+            return Err(NetError::Field("hidden", hidden as i64));
+        }
+        let (qa, qb, scale) = (i32_at(b, 20), i32_at(b, 24), i32_at(b, 28));
+        // QA bounds the clipped activation, whose square must stay an i16 product away from
+        // overflow; QB and the scale only need to be positive.
+        if !(1..=255).contains(&qa) {
+            return Err(NetError::Field("qa", qa.into()));
+        }
+        if !(1..=1024).contains(&qb) {
+            return Err(NetError::Field("qb", qb.into()));
+        }
+        if !(1..=100_000).contains(&scale) {
+            return Err(NetError::Field("scale", scale.into()));
+        }
+        let expected = Network::file_size(inputs, hidden);
+        if b.len() != expected {
+            return Err(NetError::Size(b.len(), expected));
+        }
+        let body = expected - 8;
+        let mut sum = [0u8; 8];
+        sum.copy_from_slice(&b[body..]);
+        if u64::from_le_bytes(sum) != fnv1a(&b[..body]) {
+            return Err(NetError::Checksum);
+        }
+        let mut at = HEADER_BYTES;
+        let ft_weights = i16s(b, at, inputs * hidden);
+        at += 2 * inputs * hidden;
+        let ft_bias = i16s(b, at, hidden);
+        at += 2 * hidden;
+        let out_weights = i16s(b, at, 2 * hidden);
+        at += 4 * hidden;
+        let out_bias = i32_at(b, at);
+        Ok(Network {
+            variant,
+            activation,
+            inputs,
+            hidden,
+            qa,
+            qb,
+            scale,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        })
+    }
+
+    /// The size of a file with these dimensions.
+    fn file_size(inputs: usize, hidden: usize) -> usize {
+        HEADER_BYTES + 2 * inputs * hidden + 2 * hidden + 4 * hidden + 4 + 8
+    }
+
+    /// The network as a file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(Network::file_size(self.inputs, self.hidden));
+        b.extend_from_slice(MAGIC);
+        b.push(match self.variant {
+            Variant::Chess => 0,
+            Variant::Xiangqi => 1,
+        });
+        b.push(match self.activation {
+            Activation::CRelu => 0,
+            Activation::SCRelu => 1,
+        });
+        b.extend_from_slice(&[0, 0]);
+        for v in [self.inputs as i32, self.hidden as i32, self.qa, self.qb, self.scale] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in self.ft_weights.iter().chain(&self.ft_bias).chain(&self.out_weights) {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        b.extend_from_slice(&self.out_bias.to_le_bytes());
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Checks that the network evaluates `variant`.
+    pub fn check_variant(&self, variant: Variant) -> Result<(), NetError> {
+        if self.variant == variant {
+            Ok(())
+        } else {
+            Err(NetError::Game(self.variant.name(), variant.name()))
+        }
+    }
+
+    /// The output for the accumulators `us` (side to move) and `them`, in internal units:
+    /// the reference arithmetic every faster path must reproduce exactly.
+    pub fn output_reference(&self, us: &[i16], them: &[i16]) -> i32 {
+        let h = self.hidden;
+        let mut sum = 0i32;
+        for (acc, w) in [(us, &self.out_weights[..h]), (them, &self.out_weights[h..])] {
+            for (&a, &w) in acc.iter().zip(w) {
+                let c = i32::from(a).clamp(0, self.qa);
+                let term = match self.activation {
+                    Activation::CRelu => c * i32::from(w),
+                    // (c·w) fits an i16 product and then one more multiply by c: the form a
+                    // SIMD multiply-add computes, with the same wrapping.
+                    Activation::SCRelu => c.wrapping_mul(c * i32::from(w)),
+                };
+                sum = sum.wrapping_add(term);
+            }
+        }
+        if self.activation == Activation::SCRelu {
+            sum /= self.qa;
+        }
+        let out = i64::from(sum) + i64::from(self.out_bias);
+        (out * i64::from(self.scale) / i64::from(self.qa * self.qb)) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Chess;
+    use crate::xiangqi::Xiangqi;
+
+    fn tiny(variant: Variant) -> Network {
+        let inputs = Layout::for_variant(variant).inputs();
+        let hidden = 16;
+        Network {
+            variant,
+            activation: Activation::SCRelu,
+            inputs,
+            hidden,
+            qa: 255,
+            qb: 64,
+            scale: 400,
+            ft_weights: (0..inputs * hidden).map(|i| (i % 61) as i16 - 30).collect(),
+            ft_bias: vec![5; hidden],
+            out_weights: (0..2 * hidden).map(|i| (i % 7) as i16 - 3).collect(),
+            out_bias: -77,
+        }
+    }
+
+    #[test]
+    fn networks_survive_a_round_trip_and_damage_is_caught() {
+        for v in [Variant::Chess, Variant::Xiangqi] {
+            let net = tiny(v);
+            let bytes = net.to_bytes();
+            assert_eq!(Network::from_bytes(&bytes), Ok(net));
+            let mut bad = bytes.clone();
+            bad[100] ^= 1;
+            assert_eq!(Network::from_bytes(&bad), Err(NetError::Checksum));
+            assert!(matches!(
+                Network::from_bytes(&bytes[..bytes.len() - 1]),
+                Err(NetError::Size(..))
+            ));
+            assert_eq!(Network::from_bytes(b"hello"), Err(NetError::Magic));
+        }
+        assert!(tiny(Variant::Chess).check_variant(Variant::Xiangqi).is_err());
+    }
+
+    #[test]
+    fn each_side_sees_its_own_pieces_first_on_a_mirrored_board() {
+        let chess = Layout::of::<Chess>();
+        assert_eq!(chess.inputs(), 768);
+        // A white pawn on e2 (12) for white is a black pawn on e7 (52) for black.
+        assert_eq!(chess.feature(0, 12, Side::First), 12);
+        assert_eq!(chess.feature(0, 12, Side::Second), 6 * 64 + 52);
+        assert_eq!(chess.feature(6, 52, Side::Second), 12);
+        let xq = Layout::of::<Xiangqi>();
+        assert_eq!(xq.inputs(), 1260);
+        // Red's general on e0 (4) is black's general on e9 (85) seen from black.
+        assert_eq!(xq.feature(0, 4, Side::First), 4);
+        assert_eq!(xq.feature(7, 85, Side::Second), 4);
+        assert_eq!(xq.feature(0, 4, Side::Second), 7 * 90 + 85);
+    }
+}
