@@ -14,6 +14,7 @@ pub mod bench;
 pub mod book;
 pub mod chess;
 pub mod command;
+pub mod datagen;
 pub mod engine;
 pub mod game;
 pub mod nnue;

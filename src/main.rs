@@ -63,6 +63,37 @@ enum Tool {
         #[arg(long, default_value_t = chariot::speedtest::DEFAULT_SECONDS)]
         seconds: u64,
     },
+    /// Generate training data for the networks: self-play games at a fixed node budget per
+    /// move, appended to a file of 40-byte records (see `nnue::data`).
+    Datagen {
+        /// The game.
+        #[arg(long, value_enum)]
+        variant: VariantArg,
+        /// The file to append to.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Stop after this many games.
+        #[arg(long, required_unless_present = "positions")]
+        games: Option<u64>,
+        /// Stop once this many positions are written.
+        #[arg(long)]
+        positions: Option<u64>,
+        /// Game threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Node budget per move.
+        #[arg(long, default_value_t = chariot::datagen::DEFAULT_NODES)]
+        nodes: u64,
+        /// Random plies after the opening (one more in every other game).
+        #[arg(long, default_value_t = chariot::datagen::DEFAULT_RANDOM_PLIES)]
+        random_plies: u32,
+        /// Seed of the random openings: the same seed gives the same file.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Start from the positions of this FEN/EPD file instead of the start position.
+        #[arg(long)]
+        openings: Option<std::path::PathBuf>,
+    },
     /// Count the legal move tree.
     Perft {
         /// The game (default: xiangqi for a 10-rank FEN, else chess).
@@ -89,11 +120,51 @@ fn main() {
             chariot::bench::run(depth, threads);
         }
         Some(Tool::Speedtest { threads, hash, seconds }) => {
-            let threads = threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            });
+            let threads = threads.unwrap_or_else(cores);
             if let Err(e) = chariot::speedtest::run(threads, hash, seconds) {
                 eprintln!("chariot speedtest: {e}");
+                std::process::exit(1);
+            }
+        }
+        Some(Tool::Datagen {
+            variant,
+            out,
+            games,
+            positions,
+            threads,
+            nodes,
+            random_plies,
+            seed,
+            openings,
+        }) => {
+            let variant = Variant::from(variant);
+            let openings = match openings {
+                None => Vec::new(),
+                Some(path) => match std::fs::read_to_string(&path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|text| chariot::datagen::read_openings(&text, variant))
+                {
+                    Ok(fens) => fens,
+                    Err(e) => {
+                        eprintln!("chariot datagen: opening file '{}': {e}", path.display());
+                        std::process::exit(2);
+                    }
+                },
+            };
+            let settings = chariot::datagen::Settings {
+                variant,
+                out,
+                games,
+                positions,
+                threads: threads.unwrap_or_else(cores),
+                nodes: nodes.max(1),
+                random_plies,
+                seed,
+                openings,
+                progress: true,
+            };
+            if let Err(e) = chariot::datagen::run(&settings) {
+                eprintln!("chariot datagen: {e}");
                 std::process::exit(1);
             }
         }
@@ -121,6 +192,11 @@ fn main() {
         }
         None => run_loop(cli),
     }
+}
+
+/// The number of cores.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
 /// The protocol loop: a reader thread feeds the controller until `quit` or end of input.

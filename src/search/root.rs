@@ -70,7 +70,7 @@ impl<G: Game> Worker<'_, G> {
                 rm.prev_score = rm.score;
             }
             report(self, depth, lines, None);
-            if self.signals.iteration_done(self.id, depth, self.root_moves[0].score) {
+            if self.signals.iteration_done(self.id, depth, self.root_moves[0].score, self.nodes) {
                 break;
             }
         }

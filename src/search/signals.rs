@@ -30,6 +30,8 @@ pub struct Signals {
     start: Instant,
     budget: Budget,
     node_limit: Option<u64>,
+    /// Past this many nodes, start no new iteration (training-data generation).
+    soft_node_limit: Option<u64>,
     pub(super) max_depth: i32,
     mate_limit: Option<u32>,
     nodes: Vec<Counter>,
@@ -64,6 +66,7 @@ impl Signals {
             start: Instant::now(),
             budget,
             node_limit: limits.nodes,
+            soft_node_limit: None,
             max_depth,
             mate_limit: limits.mate,
             nodes: (0..threads.max(1)).map(|_| Counter::default()).collect(),
@@ -81,6 +84,12 @@ impl Signals {
     /// answer by itself: `go infinite` still waits for `stop`.
     pub fn cap_nodes(&mut self, nodes: u64) {
         self.node_limit = Some(self.node_limit.map_or(nodes, |n| n.min(nodes)));
+    }
+
+    /// Starts no new iteration once the main thread has searched `nodes` nodes: a budget
+    /// that spends about the same effort on every move while finishing the iteration it is in.
+    pub fn set_soft_nodes(&mut self, nodes: u64) {
+        self.soft_node_limit = Some(nodes);
     }
 
     /// Asks the search to stop and answer (`stop`, `quit`, end of input).
@@ -203,12 +212,15 @@ impl Signals {
     }
 
     /// After an iteration: true when thread `id` should not start another one.
-    pub(super) fn iteration_done(&self, id: usize, depth: i32, score: i32) -> bool {
+    pub(super) fn iteration_done(&self, id: usize, depth: i32, score: i32, nodes: u64) -> bool {
         if self.over() || depth >= self.max_depth {
             return true;
         }
         if id != 0 {
             return false;
+        }
+        if self.soft_node_limit.is_some_and(|soft| nodes >= soft) {
+            return true;
         }
         // `go mate n`: a mate in at most n moves (2n - 1 plies) is what was asked for.
         if let Some(m) = self.mate_limit
@@ -240,7 +252,7 @@ mod tests {
         let s = Signals::new(&mate, Budget::default(), 1);
         assert_eq!(s.max_depth, MAX_PLY as i32 - 1);
         // A mate found is "within n moves" for any n this large.
-        assert!(s.iteration_done(0, 3, MATE - 5));
+        assert!(s.iteration_done(0, 3, MATE - 5, 0));
         let depth = Limits { depth: Some(u32::MAX), ..Default::default() };
         assert_eq!(Signals::new(&depth, Budget::default(), 1).max_depth, MAX_PLY as i32 - 1);
     }
