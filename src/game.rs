@@ -589,15 +589,15 @@ pub trait Inspect: Game {
 /// every move before it is played, so that a test can check which kinds of move it covered.
 /// Returns the number of nodes checked.
 #[cfg(test)]
-pub(crate) fn check_evaluator<G: Game>(
+pub(crate) fn check_evaluator<G: Game, E: Evaluator<G>>(
     board: &mut G,
-    eval: &mut G::Eval,
+    eval: &mut E,
     depth: u32,
     seen: &mut impl FnMut(&G, Move),
 ) -> u64 {
-    fn walk<G: Game>(
+    fn walk<G: Game, E: Evaluator<G>>(
         board: &mut G,
-        eval: &mut G::Eval,
+        eval: &mut E,
         depth: u32,
         null_ok: bool,
         seen: &mut impl FnMut(&G, Move),

@@ -270,10 +270,10 @@ impl Game for Chess {
             != 0
     }
 
-    type Eval = eval::Accumulator;
+    type Eval = crate::nnue::Hybrid<eval::Accumulator>;
 
     fn evaluate(&self) -> Score {
-        eval::evaluate(&self.board)
+        crate::nnue::evaluate(self, |g| eval::evaluate(&g.board))
     }
 
     fn rule_score(&mut self, ply: usize) -> Option<Score> {

@@ -1,7 +1,116 @@
 //! NNUE: an efficiently updatable neural network evaluation, and the data it learns from.
 //!
 //! - [`data`]: the training record format of `chariot datagen` and `chariot train`;
-//! - [`network`]: the inputs, the quantised weights and their file format.
+//! - [`network`]: the inputs, the quantised weights and their file format;
+//! - [`accumulator`]: the first layer's sums, updated lazily move by move;
+//! - [`simd`]: the inner loops and the run-time choice of the CPU's vector path.
+//!
+//! Each game has one network in use at a time, shared by every search thread: the one
+//! embedded in the binary, one loaded by the `EvalFile` option, or none (the classic
+//! evaluation). A search picks it up when it starts.
 
+pub mod accumulator;
 pub mod data;
 pub mod network;
+pub mod simd;
+
+use crate::game::{Evaluator, Game, Move, Score, Variant};
+use accumulator::Accumulators;
+use network::Network;
+use parking_lot::RwLock;
+use std::sync::Arc;
+
+/// The network each game evaluates with (chess, xiangqi); `None`: the classic evaluation.
+static IN_USE: [RwLock<Option<Arc<Network>>>; 2] = [RwLock::new(None), RwLock::new(None)];
+
+fn slot(variant: Variant) -> &'static RwLock<Option<Arc<Network>>> {
+    match variant {
+        Variant::Chess => &IN_USE[0],
+        Variant::Xiangqi => &IN_USE[1],
+    }
+}
+
+/// The network `variant` evaluates with now, if any.
+pub fn in_use(variant: Variant) -> Option<Arc<Network>> {
+    slot(variant).read().clone()
+}
+
+/// Makes `net` the network of `variant` (`None`: the classic evaluation) for every search
+/// started from now on.
+pub fn install(variant: Variant, net: Option<Arc<Network>>) {
+    *slot(variant).write() = net;
+}
+
+/// The evaluation of `board`: by the network in use, computed from scratch, or by
+/// `classic` when there is none. What [`Game::evaluate`] answers.
+pub fn evaluate<G: Game>(board: &G, classic: impl FnOnce(&G) -> Score) -> Score {
+    match in_use(G::VARIANT) {
+        Some(net) => accumulator::evaluate_fresh(&net, board),
+        None => classic(board),
+    }
+}
+
+/// A game's evaluation state: its classic evaluator `C`, or the network's accumulators, as
+/// the network in use was when the search began.
+#[derive(Clone)]
+pub enum Hybrid<C> {
+    /// The classic evaluation.
+    Classic(C),
+    /// The network.
+    Nnue(Box<Accumulators>),
+}
+
+impl<G: Game, C: Evaluator<G>> Evaluator<G> for Hybrid<C> {
+    fn new(board: &G) -> Self {
+        match in_use(G::VARIANT) {
+            Some(net) => Hybrid::Nnue(Box::new(Accumulators::new(net, board))),
+            None => Hybrid::Classic(C::new(board)),
+        }
+    }
+
+    fn reset(&mut self, board: &G) {
+        let net = in_use(G::VARIANT);
+        match (&mut *self, net) {
+            (Hybrid::Nnue(acc), Some(net)) if Arc::ptr_eq(acc.network(), &net) => {
+                acc.refresh(board)
+            }
+            (Hybrid::Classic(c), None) => c.reset(board),
+            _ => *self = <Self as Evaluator<G>>::new(board),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, board: &G, m: Move) {
+        match self {
+            Hybrid::Nnue(acc) => acc.push(board, m),
+            Hybrid::Classic(c) => c.push(board, m),
+        }
+    }
+
+    #[inline]
+    fn push_null(&mut self, board: &G) {
+        match self {
+            Hybrid::Nnue(acc) => acc.push_null(),
+            Hybrid::Classic(c) => c.push_null(board),
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        match self {
+            Hybrid::Nnue(acc) => acc.pop(),
+            Hybrid::Classic(c) => c.pop(),
+        }
+    }
+
+    #[inline]
+    fn evaluate(&mut self, board: &G) -> Score {
+        match self {
+            Hybrid::Nnue(acc) => acc.evaluate(board.side_to_move()),
+            Hybrid::Classic(c) => c.evaluate(board),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

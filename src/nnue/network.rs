@@ -273,11 +273,12 @@ impl Network {
         for (acc, w) in [(us, &self.out_weights[..h]), (them, &self.out_weights[h..])] {
             for (&a, &w) in acc.iter().zip(w) {
                 let c = i32::from(a).clamp(0, self.qa);
+                // c·w is taken as an i16 product, and SCReLU multiplies by c once more in 32
+                // bits: the form a vector multiply-add computes, with the same wrapping.
+                let cw = i32::from((c * i32::from(w)) as i16);
                 let term = match self.activation {
-                    Activation::CRelu => c * i32::from(w),
-                    // (c·w) fits an i16 product and then one more multiply by c: the form a
-                    // SIMD multiply-add computes, with the same wrapping.
-                    Activation::SCRelu => c.wrapping_mul(c * i32::from(w)),
+                    Activation::CRelu => cw,
+                    Activation::SCRelu => cw * c,
                 };
                 sum = sum.wrapping_add(term);
             }

@@ -179,10 +179,10 @@ impl Game for Xiangqi {
         self.pos.has_major(self.pos.side)
     }
 
-    type Eval = eval::Accumulator;
+    type Eval = crate::nnue::Hybrid<eval::Accumulator>;
 
     fn evaluate(&self) -> Score {
-        eval::evaluate(&self.pos)
+        crate::nnue::evaluate(self, |g| eval::evaluate(&g.pos))
     }
 
     fn rule_score(&mut self, ply: usize) -> Option<Score> {
