@@ -571,9 +571,12 @@ pub trait Inspect: Game {
     fn board_text(&self, style: Style) -> String;
     /// The squares of the pieces giving check, in the game's coordinates.
     fn checkers(&self) -> Vec<String>;
-    /// The evaluation's terms; first-side totals minus second-side totals, from the side to
-    /// move's view, add up to [`Game::evaluate`] (give or take rounding).
+    /// The classic evaluation's terms; first-side totals minus second-side totals, from the
+    /// side to move's view, add up to [`Inspect::classic_evaluate`] (give or take rounding).
     fn eval_terms(&self) -> Vec<Term>;
+    /// The classic evaluation (material and piece-square terms) from the side to move's
+    /// view, whatever evaluation the search uses.
+    fn classic_evaluate(&self) -> Score;
     /// The colour-mirrored position: the same game with the sides swapped (history dropped).
     fn flipped(&self) -> Self;
     /// A move's name for people (xiangqi: Chinese notation such as 炮二平五); by default the

@@ -115,6 +115,8 @@ fn main() {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    // Every tool and the engine evaluate with the networks built in.
+    chariot::nnue::install_embedded();
     match cli.tool {
         Some(Tool::Bench { depth, threads }) => {
             chariot::bench::run(depth, threads);

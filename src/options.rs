@@ -423,6 +423,20 @@ pub static TABLE: &[Spec] = &[
         doc: "the book's heaviest move, not a choice weighted at random",
     },
     Spec {
+        uci: Some("Use NNUE"),
+        ucci: Some("usennue"),
+        kind: Kind::Check(true),
+        effect: Effect::Set(|s, v| s.nnue.on = v.bool()),
+        doc: "evaluate with the network; off: the classic evaluation (material and piece-square)",
+    },
+    Spec {
+        uci: Some("EvalFile"),
+        ucci: Some("evalfile"),
+        kind: Kind::Text("<empty>"),
+        effect: Effect::Set(|s, v| s.nnue.file = v.text().to_string()),
+        doc: "a network file to use instead of the embedded one of its game (empty: embedded)",
+    },
+    Spec {
         uci: Some("UCI_Variant"),
         ucci: None,
         kind: Kind::Game,
@@ -472,6 +486,23 @@ pub struct Settings {
     pub book: BookSettings,
     /// The playing strength.
     pub strength: Strength,
+    /// The evaluation: network on or off, and which file.
+    pub nnue: NnueSettings,
+}
+
+/// Which evaluation to use, as the options set it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NnueSettings {
+    /// Evaluate with a network (`Use NNUE`).
+    pub on: bool,
+    /// A network file to load instead of the embedded one of its game; empty for none.
+    pub file: String,
+}
+
+impl Default for NnueSettings {
+    fn default() -> Self {
+        NnueSettings { on: true, file: String::new() }
+    }
 }
 
 /// The playing strength, as the options set it.
@@ -573,6 +604,7 @@ impl Default for Settings {
             style: Style::Letters,
             book: BookSettings::default(),
             strength: Strength::default(),
+            nnue: NnueSettings::default(),
         }
     }
 }

@@ -189,6 +189,8 @@ fn uci_lists_every_option_with_its_type_default_and_range() {
         "option name Book File type string default <empty>",
         "option name Book Depth type spin default 255 min 1 max 1000",
         "option name Book Best Move type check default false",
+        "option name Use NNUE type check default true",
+        "option name EvalFile type string default <empty>",
         "option name UCI_Variant type combo default chess var chess var xiangqi",
     ];
     assert_eq!(options, expected);

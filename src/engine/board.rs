@@ -162,7 +162,7 @@ pub fn eval_text<G: Inspect>(board: &G) -> String {
             ours - theirs
         ));
     }
-    let stm = round(board.evaluate());
+    let stm = round(board.classic_evaluate());
     let units = match G::VARIANT {
         Variant::Chess => "centipawns",
         Variant::Xiangqi => "UCCI units, a horse = 100",
@@ -173,6 +173,16 @@ pub fn eval_text<G: Inspect>(board: &G) -> String {
         if total >= 0 { "ahead or level" } else { "behind" },
         stm
     ));
+    if let Some(net) = crate::nnue::in_use(G::VARIANT) {
+        // What the search uses when a network is in use; the table above explains nothing of it.
+        let nn_stm = round(crate::nnue::accumulator::evaluate_fresh(&net, board));
+        let nn_first =
+            if board.side_to_move() == crate::game::Side::First { nn_stm } else { -nn_stm };
+        out.push_str(&format!(
+            "\nNetwork ({} hidden, used by the search): {nn_first} for {first}; {nn_stm} for the side to move",
+            net.hidden
+        ));
+    }
     out
 }
 

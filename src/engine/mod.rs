@@ -529,6 +529,9 @@ impl Engine {
             self.shelf.load(&new.book, variant, &mut reports);
             reports.into_iter().for_each(|r| self.send(r));
         }
+        if new.nnue != old.nnue {
+            self.apply_nnue(old);
+        }
         if new.log_file != old.log_file
             && let Err(e) = self.sink.set_log(&new.log_file)
         {
@@ -537,6 +540,37 @@ impl Engine {
             self.send(Report::Error(format!(
                 "cannot open log file '{}': {e}",
                 excerpt(&new.log_file)
+            )));
+        }
+    }
+
+    /// Installs the networks the settings ask for. A file that cannot be read or is not a
+    /// network is reported and the networks in use stay.
+    fn apply_nnue(&mut self, old: &Settings) {
+        let nnue = self.settings.nnue.clone();
+        let mut loaded = None;
+        if !nnue.file.is_empty() {
+            match crate::nnue::load(&nnue.file) {
+                Ok(net) => loaded = Some(Arc::new(net)),
+                Err(e) => {
+                    self.settings.nnue.file = old.nnue.file.clone();
+                    return self.send(Report::Error(format!("EvalFile {e}; the network stays")));
+                }
+            }
+        }
+        for v in [Variant::Chess, Variant::Xiangqi] {
+            let net = match &loaded {
+                Some(net) if net.variant == v => Some(net.clone()),
+                _ => crate::nnue::embedded(v),
+            };
+            crate::nnue::install(v, if nnue.on { net } else { None });
+        }
+        if let Some(net) = loaded.as_ref().filter(|_| nnue.file != old.nnue.file) {
+            self.send(Report::Message(format!(
+                "loaded {} network '{}' ({} hidden)",
+                net.variant.name(),
+                excerpt(&nnue.file),
+                net.hidden
             )));
         }
     }

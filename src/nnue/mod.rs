@@ -41,6 +41,40 @@ pub fn install(variant: Variant, net: Option<Arc<Network>>) {
     *slot(variant).write() = net;
 }
 
+/// The networks built into the binary, by game, from `nets/`.
+const EMBEDDED: &[(Variant, &[u8])] = &[];
+
+/// The network embedded for `variant`, if the binary has one.
+pub fn embedded(variant: Variant) -> Option<Arc<Network>> {
+    static PARSED: std::sync::OnceLock<Vec<(Variant, Arc<Network>)>> = std::sync::OnceLock::new();
+    let nets = PARSED.get_or_init(|| {
+        EMBEDDED
+            .iter()
+            .filter_map(|&(v, bytes)| match Network::from_bytes(bytes) {
+                Ok(net) if net.variant == v => Some((v, Arc::new(net))),
+                // A build with a damaged net plays with the classic evaluation; the test
+                // of the embedded nets keeps this from ever shipping.
+                _ => None,
+            })
+            .collect()
+    });
+    nets.iter().find(|(v, _)| *v == variant).map(|(_, net)| net.clone())
+}
+
+/// Makes the embedded networks (where there are any) the ones in use: what the engine and
+/// its tools start with.
+pub fn install_embedded() {
+    for v in [Variant::Chess, Variant::Xiangqi] {
+        install(v, embedded(v));
+    }
+}
+
+/// Reads a network file.
+pub fn load(path: &str) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("'{path}': {e}"))
+}
+
 /// The evaluation of `board`: by the network in use, computed from scratch, or by
 /// `classic` when there is none. What [`Game::evaluate`] answers.
 pub fn evaluate<G: Game>(board: &G, classic: impl FnOnce(&G) -> Score) -> Score {

@@ -7,7 +7,7 @@ use super::bitboard::*;
 use super::eval::VALUE;
 use super::movegen::decode;
 use super::position::{EMPTY, colour_of, kind, kind_of};
-use crate::game::{Game, Inspect, Move, Style, Term, mirror_fen};
+use crate::game::{Game, Inspect, Move, Score, Style, Term, mirror_fen};
 
 /// FEN letters by kind (general, advisor, elephant, horse, chariot, cannon, soldier).
 const LETTERS: [char; 7] = ['k', 'a', 'b', 'n', 'r', 'c', 'p'];
@@ -144,6 +144,10 @@ impl Inspect for Xiangqi {
         ]
     }
 
+    fn classic_evaluate(&self) -> Score {
+        super::eval::evaluate(self.position())
+    }
+
     fn flipped(&self) -> Self {
         let fields = mirror_fen(&self.fen());
         let mut flipped = Xiangqi::from_fen(&fields.join(" ")).unwrap_or_else(|_| self.clone());
@@ -235,9 +239,9 @@ mod tests {
         {
             let x = Xiangqi::from_fen(fen).expect("fen");
             let red: i32 = x.eval_terms().iter().map(|t| t.first - t.second).sum();
-            assert_eq!(red, x.evaluate());
+            assert_eq!(red, x.classic_evaluate());
             let f = x.flipped();
-            assert_eq!(f.evaluate(), x.evaluate());
+            assert_eq!(f.classic_evaluate(), x.classic_evaluate());
             assert_eq!(f.flipped().fen(), x.fen());
         }
         let check = Xiangqi::from_fen("4k4/9/9/9/9/9/9/4r4/9/3K5 w - - 0 1").expect("fen");

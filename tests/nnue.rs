@@ -1,0 +1,101 @@
+//! Networks through the real binary: `EvalFile` loads a network of either game (written here
+//! with random weights), `Use NNUE` switches it off, and a bad file is reported while play
+//! goes on with the network in use.
+
+mod common;
+
+use chariot::game::Variant;
+use chariot::nnue::network::{Activation, Layout, Network};
+use common::{bestmove, run_script};
+use std::path::PathBuf;
+
+/// A network of deterministic pseudo-random weights for `variant`.
+fn random_net(variant: Variant, hidden: usize) -> Network {
+    let mut state = 0x1234_5678_u64;
+    let mut next = |lo: i32, hi: i32| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (lo + ((state >> 33) % (hi - lo + 1) as u64) as i32) as i16
+    };
+    let inputs = Layout::for_variant(variant).inputs();
+    Network {
+        variant,
+        activation: Activation::SCRelu,
+        inputs,
+        hidden,
+        qa: 255,
+        qb: 64,
+        scale: 400,
+        ft_weights: (0..inputs * hidden).map(|_| next(-40, 40)).collect(),
+        ft_bias: (0..hidden).map(|_| next(0, 100)).collect(),
+        out_weights: (0..2 * hidden).map(|_| next(-127, 127)).collect(),
+        out_bias: 0,
+    }
+}
+
+fn write(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nets");
+    std::fs::create_dir_all(&dir).expect("create net dir");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write net");
+    path
+}
+
+fn count(lines: &[String], text: &str) -> usize {
+    lines.iter().filter(|l| l.contains(text)).count()
+}
+
+#[test]
+fn evalfile_loads_a_network_that_the_search_and_eval_use() {
+    let chess = write("chess-64.nnue", &random_net(Variant::Chess, 64).to_bytes());
+    let script = format!(
+        "uci\nsetoption name EvalFile value {}\nisready\neval\ngo depth 5\n\
+         setoption name Use NNUE value false\neval\ngo depth 5\n",
+        chess.display()
+    );
+    let (lines, status) = run_script(&[], &script);
+    assert!(status.success());
+    assert_eq!(count(&lines, "info string loaded chess network"), 1, "{lines:?}");
+    // The first eval names the network; after `Use NNUE false` only the classic one is left.
+    assert_eq!(count(&lines, "Network (64 hidden, used by the search)"), 1, "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 2, "{lines:?}");
+    assert!(bestmove(&lines).is_some());
+}
+
+#[test]
+fn a_xiangqi_network_loads_under_ucci() {
+    let xq = write("xiangqi-32.nnue", &random_net(Variant::Xiangqi, 32).to_bytes());
+    let script = format!("ucci\nsetoption evalfile {}\neval\ngo depth 4\n", xq.display());
+    let (lines, status) = run_script(&[], &script);
+    assert!(status.success());
+    assert_eq!(count(&lines, "info message loaded xiangqi network"), 1, "{lines:?}");
+    assert_eq!(count(&lines, "Network (32 hidden, used by the search)"), 1, "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{lines:?}");
+}
+
+#[test]
+fn a_bad_network_file_is_reported_and_the_network_in_use_stays() {
+    let good = write("good-32.nnue", &random_net(Variant::Chess, 32).to_bytes());
+    let mut damaged = random_net(Variant::Chess, 32).to_bytes();
+    damaged[200] ^= 0x40;
+    let damaged = write("damaged.nnue", &damaged);
+    let truncated = write("truncated.nnue", &random_net(Variant::Chess, 32).to_bytes()[..1000]);
+    let script = format!(
+        "uci\nsetoption name EvalFile value {}\nsetoption name EvalFile value {}\n\
+         setoption name EvalFile value {}\nsetoption name EvalFile value /no/such/file.nnue\n\
+         eval\ngo depth 3\n",
+        good.display(),
+        damaged.display(),
+        truncated.display()
+    );
+    let (lines, status) = run_script(&[], &script);
+    assert!(status.success());
+    let errors: Vec<&String> =
+        lines.iter().filter(|l| l.starts_with("info string error")).collect();
+    assert_eq!(errors.len(), 3, "{lines:?}");
+    assert!(errors[0].contains("checksum"), "{errors:?}");
+    assert!(errors[1].contains("bytes"), "{errors:?}");
+    assert!(errors[2].contains("/no/such/file.nnue"), "{errors:?}");
+    // The good network is still the one in use.
+    assert_eq!(count(&lines, "Network (32 hidden, used by the search)"), 1, "{lines:?}");
+    assert!(bestmove(&lines).is_some());
+}
