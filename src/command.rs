@@ -143,6 +143,10 @@ pub enum Command {
     Eval,
     /// `flip`: replace the position by its colour mirror.
     Flip,
+    /// `export_net [file]`: write the network in use of the position's game.
+    ExportNet(Option<String>),
+    /// `compiler`: how the binary was built and which vector code the CPU runs.
+    Compiler,
     /// Show what the hash table knows of a position, which does not become the session's
     /// (UCCI `probe`, as ElephantEye answers it).
     Probe {

@@ -99,3 +99,25 @@ fn a_bad_network_file_is_reported_and_the_network_in_use_stays() {
     assert_eq!(count(&lines, "Network (32 hidden, used by the search)"), 1, "{lines:?}");
     assert!(bestmove(&lines).is_some());
 }
+
+#[test]
+fn export_net_writes_the_network_in_use_and_compiler_names_the_simd_path() {
+    let bytes = random_net(Variant::Xiangqi, 16).to_bytes();
+    let net = write("export-source.nnue", &bytes);
+    let copy = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nets").join("exported.nnue");
+    let _ = std::fs::remove_file(&copy);
+    let script = format!(
+        "ucci\nsetoption usennue false\nexport_net {copy}\nsetoption usennue true\n\
+         setoption evalfile {}\nexport_net {copy}\ncompiler\n",
+        net.display(),
+        copy = copy.display()
+    );
+    let (lines, status) = run_script(&[], &script);
+    assert!(status.success());
+    assert_eq!(count(&lines, "info message error: no xiangqi network is in use"), 1, "{lines:?}");
+    assert_eq!(count(&lines, "info message wrote the xiangqi network to"), 1, "{lines:?}");
+    assert_eq!(std::fs::read(&copy).ok(), Some(bytes));
+    let simd = lines.iter().find(|l| l.starts_with("SIMD: ")).expect("the SIMD line");
+    assert!(simd.contains("avx2") || simd.contains("portable"), "{simd}");
+    assert!(lines.iter().any(|l| l.starts_with("xiangqi: network with 16 hidden")), "{lines:?}");
+}

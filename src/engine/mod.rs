@@ -270,6 +270,8 @@ impl Engine {
                 c,
                 Command::Display(_)
                     | Command::Eval
+                    | Command::ExportNet(_)
+                    | Command::Compiler
                     | Command::Help
                     | Command::Flip
                     | Command::Probe { .. }
@@ -411,6 +413,8 @@ impl Engine {
                 Some(board) => with_board!(board, b => self.send(Report::Text(eval_text(&**b)))),
                 None => self.send(Report::Error("no valid position to evaluate".into())),
             },
+            Command::ExportNet(file) => self.export_net(file),
+            Command::Compiler => self.send(Report::Text(crate::nnue::compiler_text())),
             Command::Flip => {
                 if let Some(board) = &self.board {
                     let flipped: Board = with_board!(board, b => b.flipped().into());
@@ -541,6 +545,27 @@ impl Engine {
                 "cannot open log file '{}': {e}",
                 excerpt(&new.log_file)
             )));
+        }
+    }
+
+    /// `export_net [file]`: writes the network the position's game evaluates with, to `file`
+    /// or to its default name (`chess.nnue`, `xiangqi.nnue`).
+    fn export_net(&mut self, file: Option<String>) {
+        let variant = self.board.as_ref().map_or(self.variant(), Board::variant);
+        let Some(net) = crate::nnue::in_use(variant) else {
+            return self.send(Report::Error(format!(
+                "no {} network is in use (Use NNUE is off, or none is embedded)",
+                variant.name()
+            )));
+        };
+        let path = file.unwrap_or_else(|| crate::nnue::default_name(variant).to_string());
+        match std::fs::write(&path, net.to_bytes()) {
+            Ok(()) => self.send(Report::Message(format!(
+                "wrote the {} network to '{}'",
+                variant.name(),
+                excerpt(&path)
+            ))),
+            Err(e) => self.send(Report::Error(format!("cannot write '{}': {e}", excerpt(&path)))),
         }
     }
 

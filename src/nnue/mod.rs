@@ -69,6 +69,36 @@ pub fn install_embedded() {
     }
 }
 
+/// The file name of `variant`'s embedded network, as `export_net` writes it by default.
+pub fn default_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Chess => "chess.nnue",
+        Variant::Xiangqi => "xiangqi.nnue",
+    }
+}
+
+/// What `compiler` prints: version, compiler, target, profile, and the vector path the CPU
+/// selected, with the networks in use.
+pub fn compiler_text() -> String {
+    let mut out = format!(
+        "Chariot {} built by {} for {} ({} profile)\nSIMD: {} (this CPU supports {})",
+        env!("CARGO_PKG_VERSION"),
+        env!("CHARIOT_RUSTC"),
+        env!("CHARIOT_TARGET"),
+        env!("CHARIOT_PROFILE"),
+        simd::selected().name(),
+        simd::detect().name(),
+    );
+    for v in [Variant::Chess, Variant::Xiangqi] {
+        let net = match in_use(v) {
+            Some(net) => format!("network with {} hidden neurons", net.hidden),
+            None => "classic evaluation".to_string(),
+        };
+        out.push_str(&format!("\n{}: {net}", v.name()));
+    }
+    out
+}
+
 /// Reads a network file.
 pub fn load(path: &str) -> Result<Network, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;

@@ -193,6 +193,8 @@ fn parse_shared(word: &str, args: &[&str]) -> Result<Command, ParseError> {
         "d" => Command::Display(parse_style(args.first())?),
         "eval" => Command::Eval,
         "flip" => Command::Flip,
+        "export_net" => Command::ExportNet(args.first().map(|s| s.to_string())),
+        "compiler" => Command::Compiler,
         other => return Err(ParseError::Unknown(other.to_string())),
     })
 }

@@ -23,6 +23,8 @@ Chariot speaks UCCI (xiangqi). Commands:
   d [letters|chinese]          show the board, FEN, key, checkers, last move (Chinese notation)
   eval                         the static evaluation, term by term
   flip                         mirror the position (colours swapped)
+  export_net [file]            write the network in use (default: its own name)
+  compiler                     how the binary was built, and its SIMD path
   probe startpos|fen <fen> [moves <m>...]  what the hash table holds for that position
   help                         this list
   quit                         leave (answers bye)";

@@ -24,6 +24,8 @@ const COMMANDS: &[&str] = &[
     "d",
     "eval",
     "flip",
+    "export_net",
+    "compiler",
 ];
 
 /// The commands, for `help`.
@@ -42,6 +44,8 @@ Chariot speaks UCI (chess; xiangqi with UCI_Variant xiangqi). Commands:
   d [letters|unicode|chinese]  show the board, FEN, key, checkers, last move
   eval                         the static evaluation, term by term
   flip                         mirror the position (colours swapped)
+  export_net [file]            write the network in use (default: its own name)
+  compiler                     how the binary was built, and its SIMD path
   help                         this list
   quit                         leave";
 
