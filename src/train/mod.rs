@@ -296,7 +296,8 @@ impl Trainer {
             return 0.0;
         }
         let per = batch.len().div_ceil(self.grads.len());
-        let (net, features, lambda, k) = (&self.net, &self.features, self.lambda, self.k);
+        let task =
+            net::Task { net: &self.net, features: &self.features, lambda: self.lambda, k: self.k };
         let mut used = 0;
         let loss = std::thread::scope(|scope| {
             let work = batch.chunks(per).zip(self.grads.iter_mut()).zip(self.scratch.iter_mut());
@@ -305,14 +306,7 @@ impl Trainer {
                     used += 1;
                     scope.spawn(move || {
                         grad.fill(0.0);
-                        let mut loss = 0.0f64;
-                        for &i in part {
-                            let sample = &samples[i as usize];
-                            loss += f64::from(net::accumulate(
-                                net, features, sample, lambda, k, grad, s,
-                            ));
-                        }
-                        loss
+                        net::gradient(task, samples, part, grad, s)
                     })
                 })
                 .collect();
@@ -455,13 +449,20 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
         }
     }
 
-    let network = trainer.net.quantise(k);
+    let mut network = trainer.net.quantise(k);
+    let calibration = &train[..train.len().min(CHECK_POSITIONS)];
+    let shift = net::calibrate(&mut network, &trainer.net, &trainer.features, calibration);
+    println!(
+        "quantised; the output bias absorbs a mean rounding offset of {shift:.2} internal units"
+    );
     let out = opts
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("{}-{}.nnue", opts.variant.name(), opts.hidden)));
     write(&out, &network.to_bytes())?;
     println!("wrote {}", out.display());
+    // Validation positions were not used for the calibration; without any, the check is not
+    // independent of it.
     let sample = if valid.is_empty() { train } else { valid };
     check(&mut trainer, &network, &sample[..sample.len().min(CHECK_POSITIONS)], k);
     Ok(())
