@@ -382,6 +382,11 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
     if loaded.samples.is_empty() {
         return Err(TrainError::NoData(opts.variant.name()));
     }
+    // The shuffles index positions with `u32`: 4 billion positions (160 GB) is far beyond
+    // memory anyway.
+    if loaded.samples.len() > u32::MAX as usize {
+        return Err(TrainError::Option("more than 2^32 positions: use --max-positions".into()));
+    }
     println!(
         "loaded {} {} positions from {} file(s) in {:.1} s ({} of the other game skipped)",
         loaded.samples.len(),
