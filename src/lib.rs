@@ -23,4 +23,5 @@ pub mod protocol;
 pub mod report;
 pub mod search;
 pub mod speedtest;
+pub mod train;
 pub mod xiangqi;

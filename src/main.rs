@@ -108,6 +108,8 @@ enum Tool {
         #[arg(long)]
         divide: bool,
     },
+    /// Train an NNUE network on `datagen` records and write it as a `.nnue` file.
+    Train(chariot::train::Options),
 }
 
 fn main() {
@@ -190,6 +192,12 @@ fn main() {
             if let Err(e) = result {
                 eprintln!("chariot perft: {e}");
                 std::process::exit(2);
+            }
+        }
+        Some(Tool::Train(options)) => {
+            if let Err(e) = chariot::train::run(&options) {
+                eprintln!("chariot train: {e}");
+                std::process::exit(1);
             }
         }
         None => run_loop(cli),

@@ -1,0 +1,193 @@
+//! Reading training records into memory: only the chosen game's, each kept in 40 bytes.
+//!
+//! A record is decoded once while loading (every field checked) into a [`Sample`] that keeps
+//! the board as the record's two bitboard words and nibbles, with the score and result
+//! already turned to the side to move's view. The input features are recomputed from it for
+//! every use: a table lookup per piece costs far less than the accumulator rows it selects,
+//! and keeping ~30 `u16` features per side instead would triple the memory.
+
+use super::TrainError;
+use crate::game::{Side, Variant};
+use crate::nnue::data::{RECORD_BYTES, Record};
+use crate::nnue::network::Layout;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The most pieces on a board (both games), hence the most features per side.
+pub const MAX_FEATURES: usize = 32;
+/// Records read from a file at a time.
+const CHUNK_RECORDS: usize = 8192;
+
+/// One training position, compact: the board, the score and the result from the side to
+/// move's view, and the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// Occupied squares, low word first.
+    occupancy: [u64; 2],
+    /// The pieces on the occupied squares in square order, one nibble each.
+    pieces: [u64; 2],
+    /// The score in internal units from the side to move's view.
+    pub score: i16,
+    /// The result from the side to move's view in half points: 0 loss, 1 draw, 2 win.
+    pub result: u8,
+    /// The side to move: 0 first, 1 second.
+    side: u8,
+}
+
+impl Sample {
+    /// The sample of a record: the score and result turned to the side to move's view.
+    pub fn new(r: &Record) -> Sample {
+        let (score, result) = match r.side {
+            Side::First => (r.score, r.result as u8),
+            // -i16::MIN does not exist; a score that low is a lost position either way.
+            Side::Second => (r.score.saturating_neg(), 2 - r.result as u8),
+        };
+        Sample {
+            occupancy: [r.occupancy as u64, (r.occupancy >> 64) as u64],
+            pieces: [r.pieces as u64, (r.pieces >> 64) as u64],
+            score,
+            result,
+            side: r.side.index() as u8,
+        }
+    }
+
+    /// The training target: `lambda` of the score's win probability, `sigmoid(score / k)`,
+    /// and the rest of the game's result, both from the side to move's view.
+    #[inline]
+    pub fn target(&self, lambda: f32, k: f32) -> f32 {
+        let expected = 1.0 / (1.0 + (-f32::from(self.score) / k).exp());
+        lambda * expected + (1.0 - lambda) * f32::from(self.result) * 0.5
+    }
+
+    /// Writes the features of the side to move's pieces (`us`) and of the other side's view
+    /// (`them`), and returns how many each has.
+    #[inline]
+    pub fn features(
+        &self,
+        table: &Features,
+        us: &mut [u16; MAX_FEATURES],
+        them: &mut [u16; MAX_FEATURES],
+    ) -> usize {
+        let (mine, theirs) = if self.side == 0 {
+            (&table.first, &table.second)
+        } else {
+            (&table.second, &table.first)
+        };
+        let mut n = 0;
+        for (word, &occ) in self.occupancy.iter().enumerate() {
+            let mut bits = occ;
+            while bits != 0 && n < MAX_FEATURES {
+                let sq = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let piece = (self.pieces[n / 16] >> (4 * (n % 16))) & 0xF;
+                let at = piece as usize * table.squares + sq;
+                us[n] = mine[at];
+                them[n] = theirs[at];
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
+/// The input feature of every (piece, square) for each perspective, precomputed from
+/// [`Layout::feature`] so that the hot loop does a table lookup instead of arithmetic and an
+/// indirect call.
+#[derive(Clone, Debug)]
+pub struct Features {
+    squares: usize,
+    first: Vec<u16>,
+    second: Vec<u16>,
+}
+
+impl Features {
+    /// The tables of `variant`.
+    pub fn new(variant: Variant) -> Features {
+        let layout = Layout::for_variant(variant);
+        let pieces = 2 * layout.kinds;
+        // Piece nibbles reach 15; unused entries are never read, as loading checked the pieces.
+        let size = 16 * layout.squares;
+        let table = |side: Side| -> Vec<u16> {
+            (0..size)
+                .map(|at| {
+                    let (piece, sq) = (at / layout.squares, at % layout.squares);
+                    if piece < pieces { layout.feature(piece, sq, side) as u16 } else { 0 }
+                })
+                .collect()
+        };
+        Features { squares: layout.squares, first: table(Side::First), second: table(Side::Second) }
+    }
+}
+
+/// What loading found.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The chosen game's positions, in file order.
+    pub samples: Vec<Sample>,
+    /// Records of the other game, skipped.
+    pub skipped: u64,
+}
+
+/// Reads every record of `variant` from `paths` in order, stopping after `max` positions.
+/// A file whose length is not a whole number of records, or a record with a bad field, is an
+/// error that names the file.
+pub fn load(paths: &[PathBuf], variant: Variant, max: Option<usize>) -> Result<Loaded, TrainError> {
+    let max = max.unwrap_or(usize::MAX);
+    let mut total = 0u64;
+    for path in paths {
+        let len = std::fs::metadata(path).map_err(|e| io_error(path, e))?.len();
+        if len % RECORD_BYTES as u64 != 0 {
+            return Err(TrainError::Length(path.clone(), len));
+        }
+        total += len / RECORD_BYTES as u64;
+    }
+    let mut loaded =
+        Loaded { samples: Vec::with_capacity(total.min(max as u64) as usize), skipped: 0 };
+    for path in paths {
+        if loaded.samples.len() >= max {
+            break;
+        }
+        read_file(path, variant, max, &mut loaded)?;
+    }
+    Ok(loaded)
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> TrainError {
+    TrainError::Io(path.to_path_buf(), e)
+}
+
+/// Appends the records of `variant` in one file to `loaded`.
+fn read_file(
+    path: &Path,
+    variant: Variant,
+    max: usize,
+    loaded: &mut Loaded,
+) -> Result<(), TrainError> {
+    let mut file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
+    let len = file.metadata().map_err(|e| io_error(path, e))?.len();
+    if len % RECORD_BYTES as u64 != 0 {
+        return Err(TrainError::Length(path.to_path_buf(), len));
+    }
+    let mut left = len / RECORD_BYTES as u64;
+    let mut buf = vec![0u8; CHUNK_RECORDS * RECORD_BYTES];
+    let mut index = 0u64;
+    while left > 0 && loaded.samples.len() < max {
+        let n = left.min(CHUNK_RECORDS as u64) as usize;
+        let chunk = &mut buf[..n * RECORD_BYTES];
+        file.read_exact(chunk).map_err(|e| io_error(path, e))?;
+        for bytes in chunk.chunks_exact(RECORD_BYTES) {
+            let mut raw = [0u8; RECORD_BYTES];
+            raw.copy_from_slice(bytes);
+            let record = Record::from_bytes(&raw)
+                .map_err(|e| TrainError::Record(path.to_path_buf(), index, e))?;
+            index += 1;
+            if record.variant != variant {
+                loaded.skipped += 1;
+            } else if loaded.samples.len() < max {
+                loaded.samples.push(Sample::new(&record));
+            }
+        }
+        left -= n as u64;
+    }
+    Ok(())
+}

@@ -1,0 +1,328 @@
+//! Tests of the trainer: learning, quantisation, bad data, gradients, checkpoints, the driver.
+
+use super::loader::{self, Features, Sample};
+use super::net::{self, Adam, Checkpoint, Net, Rng, Scratch};
+use super::*;
+use crate::chess::Chess;
+use crate::game::{Game, MoveList, Side};
+use crate::nnue::data::{Outcome, RECORD_BYTES, Record};
+use crate::nnue::network::{Layout, Network};
+use crate::xiangqi::Xiangqi;
+
+const CHESS_FENS: &[&str] = &[
+    crate::chess::START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+];
+
+const XIANGQI_FENS: &[&str] = &[
+    crate::xiangqi::START_FEN,
+    "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+];
+
+/// Plies of a random game at most.
+const GAME_PLIES: usize = 100;
+/// A game counts as won when the final static eval exceeds this (internal units).
+const WIN_MARGIN: i32 = 150;
+
+/// `count` records from random games started at `fens`, scored by the static evaluation (a
+/// material and piece-square rule the network can learn) and resulted by the balance at the
+/// game's end.
+pub(super) fn random_games<G: Game>(fens: &[&str], count: usize, seed: u64) -> Vec<Record> {
+    let mut rng = Rng::new(seed, 99);
+    let mut out = Vec::with_capacity(count);
+    let mut list = MoveList::new();
+    while out.len() < count {
+        let fen = fens[rng.below(fens.len())];
+        let mut board = G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let first = out.len();
+        let plies = 8 + rng.below(GAME_PLIES);
+        for ply in 0..plies {
+            board.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            board.make(list.as_slice()[rng.below(list.len())]);
+            if ply >= 4 && out.len() < count {
+                let r = Record::new(&board, board.evaluate(), Outcome::Draw, ply as u32);
+                out.push(r.expect("at most 32 pieces"));
+            }
+        }
+        let eval = board.evaluate();
+        let white = if board.side_to_move() == Side::First { eval } else { -eval };
+        let result = match white {
+            w if w > WIN_MARGIN => Outcome::Win,
+            w if w < -WIN_MARGIN => Outcome::Loss,
+            _ => Outcome::Draw,
+        };
+        out[first..].iter_mut().for_each(|r| r.result = result);
+    }
+    out
+}
+
+fn samples(records: &[Record]) -> Vec<Sample> {
+    records.iter().map(Sample::new).collect()
+}
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn write_records(path: &Path, records: &[Record]) {
+    let bytes: Vec<u8> = records.iter().flat_map(|r| r.to_bytes()).collect();
+    std::fs::write(path, bytes).expect("write data");
+}
+
+/// Trains a small network on random games and returns it with its data and its loss before.
+fn trained(variant: Variant, hidden: usize) -> (Trainer, Vec<Sample>, f64) {
+    let records = match variant {
+        Variant::Chess => random_games::<Chess>(CHESS_FENS, 3000, 5),
+        Variant::Xiangqi => random_games::<Xiangqi>(XIANGQI_FENS, 3000, 5),
+    };
+    let data = samples(&records);
+    let k = match variant {
+        Variant::Chess => CHESS_SCALE,
+        Variant::Xiangqi => XIANGQI_SCALE,
+    } as f32;
+    let net = Net::new(variant, hidden, &mut Rng::new(3, 1));
+    let adam = Adam::new(net.params.len());
+    let mut trainer = Trainer::new(net, adam, 2, 1.0, k);
+    let before = trainer.loss(&data);
+    let mut order: Vec<u32> = (0..data.len() as u32).collect();
+    for epoch in 0..12 {
+        Rng::new(3, 100 + epoch).shuffle(&mut order);
+        trainer.epoch(&data, &order, 64, 0.01);
+    }
+    (trainer, data, before)
+}
+
+#[test]
+fn training_reduces_the_loss_and_quantisation_keeps_the_output() {
+    for (variant, k) in [(Variant::Chess, CHESS_SCALE), (Variant::Xiangqi, XIANGQI_SCALE)] {
+        let (mut trainer, data, before) = trained(variant, 32);
+        let after = trainer.loss(&data);
+        assert!(after < 0.4 * before, "{variant:?}: loss {before} -> {after}");
+
+        let mut network = trainer.net.quantise(k);
+        net::calibrate(&mut network, &trainer.net, trainer.features(), &data[..data.len() / 2]);
+        let network = Network::from_bytes(&network.to_bytes()).expect("valid file");
+        let mut s = Scratch::new(trainer.net.hidden);
+        let mut worst = 0.0f32;
+        let mut mean = 0.0f32;
+        let check = &data[data.len() / 2..];
+        for x in check {
+            let float = trainer.net.forward(trainer.features(), x, &mut s) * k as f32;
+            let quantised = net::quantised_eval(&network, trainer.features(), x);
+            worst = worst.max((float - quantised as f32).abs());
+            mean += (float - quantised as f32).abs() / check.len() as f32;
+        }
+
+        // Rounding the output weights to 1/64 moves the output by up to 1/128 per active
+        // neuron, a few internal units at K = 400 or 800 once the bias absorbs the mean (on
+        // positions other than these); a sign or scale mistake would move it by hundreds.
+        let k = k as f32;
+        assert!(
+            mean < 0.015 * k && worst < 0.05 * k,
+            "{variant:?}: differ by {mean} on average, {worst} at worst"
+        );
+    }
+}
+
+#[test]
+fn gradients_match_finite_differences() {
+    let records = random_games::<Chess>(CHESS_FENS, 8, 11);
+    let data = samples(&records);
+    let features = Features::new(Variant::Chess);
+    let mut net = Net::new(Variant::Chess, 16, &mut Rng::new(7, 1));
+    // Larger weights than the initialisation's put neurons on both sides of the clipping.
+    let ft = net.inputs * net.hidden;
+    net.params[..ft].iter_mut().for_each(|w| *w *= 8.0);
+    net.params[ft..ft + 16].iter_mut().enumerate().for_each(|(i, b)| *b = 0.05 * i as f32 - 0.2);
+    let (lambda, k) = (0.5, 400.0);
+    let mut s = Scratch::new(net.hidden);
+    let mut grad = vec![0.0f32; net.params.len()];
+    let task = net::Task { net: &net, features: &features, lambda, k };
+    for x in &data {
+        net::accumulate(task, x, &mut grad, &mut s);
+    }
+    let loss = |net: &Net, s: &mut Scratch| -> f64 {
+        data.iter().map(|x| f64::from(net.error(&features, x, lambda, k, s))).sum()
+    };
+    // Weights to probe: rows of the first position's pieces (both views), biases, outputs.
+    let mut us = [0u16; loader::MAX_FEATURES];
+    let mut them = [0u16; loader::MAX_FEATURES];
+    let n = data[0].features(&features, &mut us, &mut them);
+    assert!(n > 2);
+    let h = net.hidden;
+    let mut probes = vec![
+        us[0] as usize * h + 3,
+        us[1] as usize * h + 10,
+        them[2] as usize * h + 5,
+        them[0] as usize * h + 15,
+    ];
+    probes.extend([ft + 2, ft + 9, ft + h + 1, ft + h + 20, ft + 3 * h]);
+    let eps = 1e-3f32;
+    let mut checked = 0;
+    for &i in &probes {
+        let mut plus = net.clone();
+        plus.params[i] += eps;
+        let mut minus = net.clone();
+        minus.params[i] -= eps;
+        let numeric = (loss(&plus, &mut s) - loss(&minus, &mut s)) / (2.0 * f64::from(eps));
+        let analytic = f64::from(grad[i]);
+        let tolerance = 1e-4 + 0.02 * numeric.abs().max(analytic.abs());
+        assert!(
+            (numeric - analytic).abs() < tolerance,
+            "parameter {i}: numeric {numeric}, analytic {analytic}"
+        );
+        checked += usize::from(analytic.abs() > 1e-4);
+    }
+    assert!(checked >= probes.len() / 2, "most probes should have a gradient to compare");
+}
+
+#[test]
+fn bad_data_files_are_errors_naming_the_file() {
+    let dir = temp_dir("bad");
+    let records = random_games::<Chess>(CHESS_FENS, 10, 1);
+    let path = dir.join("truncated.bin");
+    let mut bytes: Vec<u8> = records.iter().flat_map(|r| r.to_bytes()).collect();
+    bytes.truncate(bytes.len() - 7);
+    std::fs::write(&path, &bytes).expect("write");
+    let err =
+        loader::load(std::slice::from_ref(&path), Variant::Chess, None).expect_err("truncated");
+    assert!(matches!(err, TrainError::Length(..)));
+    assert!(err.to_string().contains("truncated.bin"), "{err}");
+
+    let path = dir.join("malformed.bin");
+    bytes.truncate(5 * RECORD_BYTES);
+    bytes[3 * RECORD_BYTES + 34] = 7; // a result that does not exist
+    std::fs::write(&path, &bytes).expect("write");
+    let err =
+        loader::load(std::slice::from_ref(&path), Variant::Chess, None).expect_err("malformed");
+    assert!(matches!(err, TrainError::Record(_, 3, _)), "{err}");
+    assert!(err.to_string().contains("malformed.bin"), "{err}");
+
+    let missing = dir.join("missing.bin");
+    assert!(matches!(loader::load(&[missing], Variant::Chess, None), Err(TrainError::Io(..))));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn loading_keeps_one_game_and_the_features_follow_the_layout() {
+    let dir = temp_dir("mixed");
+    let chess = random_games::<Chess>(CHESS_FENS, 50, 2);
+    let xiangqi = random_games::<Xiangqi>(XIANGQI_FENS, 30, 2);
+    let path = dir.join("mixed.bin");
+    write_records(&path, &[chess.clone(), xiangqi].concat());
+    let loaded = loader::load(std::slice::from_ref(&path), Variant::Chess, None).expect("loads");
+    assert_eq!((loaded.samples.len(), loaded.skipped), (50, 30));
+    let capped = loader::load(&[path], Variant::Chess, Some(20)).expect("loads");
+    assert_eq!(capped.samples.len(), 20);
+
+    let layout = Layout::for_variant(Variant::Chess);
+    let features = Features::new(Variant::Chess);
+    for (r, x) in chess.iter().zip(&loaded.samples) {
+        let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
+        let n = x.features(&features, &mut us, &mut them);
+        let expect = |side: Side| -> Vec<u16> {
+            let mut v: Vec<u16> =
+                r.squares().map(|(sq, p)| layout.feature(p, sq, side) as u16).collect();
+            v.sort_unstable();
+            v
+        };
+        let sorted = |s: &[u16]| -> Vec<u16> {
+            let mut v = s.to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(&us[..n]), expect(r.side));
+        assert_eq!(sorted(&them[..n]), expect(r.side.flip()));
+        // Score and result are seen from the side to move.
+        let sign = if r.side == Side::First { 1 } else { -1 };
+        assert_eq!(i32::from(x.score), sign * i32::from(r.score));
+        let white_result = r.result as u8;
+        assert_eq!(x.result, if r.side == Side::First { white_result } else { 2 - white_result });
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn checkpoints_round_trip_and_training_resumes() {
+    let dir = temp_dir("checkpoint");
+    let mut rng = Rng::new(9, 1);
+    let net = Net::new(Variant::Xiangqi, 16, &mut rng);
+    let mut adam = Adam::new(net.params.len());
+    adam.t = 42;
+    adam.m.iter_mut().for_each(|m| *m = rng.symmetric());
+    let c = Checkpoint { net, adam, epoch: 3 };
+    let path = dir.join("x.ckpt");
+    c.save(&path).expect("saves");
+    assert_eq!(Checkpoint::load(&path).expect("loads"), c);
+    let bytes = std::fs::read(&path).expect("read");
+    std::fs::write(&path, &bytes[..bytes.len() - 4]).expect("write");
+    assert!(matches!(Checkpoint::load(&path), Err(TrainError::Checkpoint(..))));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_command_trains_writes_a_network_and_resumes() {
+    let dir = temp_dir("run");
+    let data = dir.join("data.bin");
+    write_records(&data, &random_games::<Chess>(CHESS_FENS, 600, 4));
+    let mut opts = Options::new(Variant::Chess, vec![data]);
+    opts.hidden = 16;
+    opts.epochs = 2;
+    opts.batch = 128;
+    opts.validation = 0.1;
+    opts.out = Some(dir.join("net.nnue"));
+    opts.checkpoint = Some(dir.join("ckpt"));
+    run(&opts).expect("trains");
+    let first = std::fs::read(dir.join("net.nnue")).expect("network written");
+    let network = Network::from_bytes(&first).expect("valid network");
+    assert_eq!((network.hidden, network.scale, network.qa, network.qb), (16, 400, 255, 64));
+
+    // Resuming after the first epoch repeats the second exactly.
+    opts.resume = Some(dir.join("ckpt").join("chess-h16-e1.ckpt"));
+    opts.out = Some(dir.join("resumed.nnue"));
+    run(&opts).expect("resumes");
+    assert_eq!(std::fs::read(dir.join("resumed.nnue")).expect("written"), first);
+
+    opts.hidden = 20;
+    assert!(matches!(run(&opts), Err(TrainError::Option(..))));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_learning_rate_decays() {
+    let mut opts = Options::new(Variant::Chess, vec![]);
+    opts.epochs = 10;
+    assert_eq!(opts.rate(1), opts.lr);
+    assert!((opts.rate(10) - opts.lr * FINAL_RATE).abs() < 1e-9);
+    assert!(opts.rate(5) < opts.rate(4));
+    opts.decay = Decay::Step;
+    opts.step = 4;
+    assert_eq!(opts.rate(4), opts.lr);
+    assert!((opts.rate(5) - opts.lr * opts.gamma).abs() < 1e-9);
+}
+
+/// Writes a synthetic data file for timing: `CHARIOT_SYNTH_COUNT` (default 1,000,000) chess
+/// positions from random games into `CHARIOT_SYNTH` (default `/root/nnue-synth/chess-1m.bin`).
+/// Run with `cargo test --release --lib write_synthetic_data -- --ignored`.
+#[test]
+#[ignore]
+fn write_synthetic_data() {
+    let path =
+        std::env::var("CHARIOT_SYNTH").unwrap_or_else(|_| "/root/nnue-synth/chess-1m.bin".into());
+    let count =
+        std::env::var("CHARIOT_SYNTH_COUNT").ok().and_then(|c| c.parse().ok()).unwrap_or(1_000_000);
+    let path = PathBuf::from(path);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).expect("create the directory");
+    }
+    write_records(&path, &random_games::<Chess>(CHESS_FENS, count, 12345));
+}
