@@ -2,7 +2,7 @@
 //!
 //! A book is a sorted array of 16-byte big-endian records: the position's key (64 bits), the
 //! move (16 bits), its weight (16 bits) and a learning field (32 bits, unused). The key is a
-//! Zobrist hash over the format's own random numbers ([`RANDOM`]): one per piece on a square,
+//! Zobrist hash over the format's own random numbers (`RANDOM`): one per piece on a square,
 //! one per castling right, one for the en-passant file when a pawn of the side to move stands
 //! ready to take, and one when white is to move. Keys are computed here from the FEN, so the
 //! board's own hashing stays free to change.

@@ -6,7 +6,7 @@
 //! | offset | bytes | field |
 //! |-------:|------:|-------|
 //! | 0 | 16 | occupancy, a `u128`: bit `s` is set when square `s` holds a piece (chess: `a1` = 0 ... `h8` = 63; xiangqi: `rank * 9 + file`, rank 0 red's back rank) |
-//! | 16 | 16 | the coloured piece on each occupied square, in increasing square order, one nibble each, low nibble first (`colour * kinds + kind`, as [`Game::moved_piece`](crate::game::Game::moved_piece)) |
+//! | 16 | 16 | the coloured piece on each occupied square, in increasing square order, one nibble each, low nibble first (`colour * kinds + kind`, as [`Game::moved_piece`]) |
 //! | 32 | 2 | score, an `i16`: the search's score in internal units from white's (red's) view |
 //! | 34 | 1 | result from white's (red's) view: 0 loss, 1 draw, 2 win |
 //! | 35 | 1 | side to move: 0 white (red), 1 black |

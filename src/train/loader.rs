@@ -59,6 +59,31 @@ impl Sample {
         lambda * expected + (1.0 - lambda) * f32::from(self.result) * 0.5
     }
 
+    /// The position mirrored left to right (file `f` becomes `files - 1 - f`), with the same
+    /// score and result: the same position for xiangqi, whose board and rules are symmetric.
+    pub fn mirrored(&self, files: usize) -> Sample {
+        let mut squares = [(0usize, 0u64); MAX_FEATURES];
+        let mut n = 0;
+        for (word, &occ) in self.occupancy.iter().enumerate() {
+            let mut bits = occ;
+            while bits != 0 && n < MAX_FEATURES {
+                let sq = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let piece = (self.pieces[n / 16] >> (4 * (n % 16))) & 0xF;
+                let (rank, file) = (sq / files, sq % files);
+                squares[n] = (rank * files + files - 1 - file, piece);
+                n += 1;
+            }
+        }
+        squares[..n].sort_unstable();
+        let mut out = Sample { occupancy: [0; 2], pieces: [0; 2], ..*self };
+        for (i, &(sq, piece)) in squares[..n].iter().enumerate() {
+            out.occupancy[sq / 64] |= 1 << (sq % 64);
+            out.pieces[i / 16] |= piece << (4 * (i % 16));
+        }
+        out
+    }
+
     /// Writes the features of the side to move's pieces (`us`) and of the other side's view
     /// (`them`), and returns how many each has.
     #[inline]

@@ -183,6 +183,11 @@ pub struct Options {
     /// Use at most this many positions of the game.
     #[arg(long, value_name = "N")]
     pub max_positions: Option<usize>,
+    /// Also train on every position mirrored left to right: `on` doubles the data where the
+    /// game is symmetric (the default for xiangqi); chess's castling rights are not, so it is
+    /// `off` there by default.
+    #[arg(long, value_enum)]
+    pub mirror: Option<Switch>,
 }
 
 impl Options {
@@ -207,6 +212,7 @@ impl Options {
             seed: 1,
             validation: 0.01,
             max_positions: None,
+            mirror: None,
         }
     }
 
@@ -373,6 +379,22 @@ impl Trainer {
     }
 }
 
+/// On or off, for options whose default depends on the game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Switch {
+    /// On.
+    On,
+    /// Off.
+    Off,
+}
+
+impl Options {
+    /// Whether positions are mirrored too: `--mirror`, or by default for xiangqi only.
+    pub fn mirrors(&self) -> bool {
+        self.mirror.map_or(self.variant == Variant::Xiangqi, |m| m == Switch::On)
+    }
+}
+
 /// Runs `chariot train`: loads, trains, writes the network and prints a check of it.
 pub fn run(opts: &Options) -> Result<(), TrainError> {
     opts.check()?;
@@ -399,6 +421,17 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
     Rng::new(opts.seed, STREAM_SPLIT).shuffle(&mut loaded.samples);
     let held = (loaded.samples.len() as f64 * opts.validation).round() as usize;
     let (valid, train) = loaded.samples.split_at(held.min(loaded.samples.len() - 1));
+    let mirrored: Vec<Sample>;
+    let train = if opts.mirrors() {
+        // Each training position once more, mirrored: twice the data where the game is
+        // symmetric. The validation positions stay as they are.
+        let files = if opts.variant == Variant::Chess { 8 } else { 9 };
+        mirrored = train.iter().copied().chain(train.iter().map(|s| s.mirrored(files))).collect();
+        println!("training on each position and its mirror image: {}", mirrored.len());
+        &mirrored[..]
+    } else {
+        train
+    };
 
     let (net, adam, done) = match &opts.resume {
         Some(path) => {

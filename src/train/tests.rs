@@ -326,3 +326,16 @@ fn write_synthetic_data() {
     }
     write_records(&path, &random_games::<Chess>(CHESS_FENS, count, 12345));
 }
+
+/// A mirrored xiangqi position is the position of the mirrored FEN, score and result kept.
+#[test]
+fn mirrored_samples_are_the_mirrored_positions() {
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+    let mirror = "3a1ab1r/3nk4/4b1n2/p1p1p1pNp/4c4/2P6/P2R2P1P/5CcC1/9/2BAKAB2 w - - 0 1";
+    let sample = |fen: &str| {
+        let board = Xiangqi::from_fen(fen).expect("valid FEN");
+        Sample::new(&Record::new(&board, 55, Outcome::Win, 3).expect("fits"))
+    };
+    assert_eq!(sample(fen).mirrored(9), sample(mirror));
+    assert_eq!(sample(fen).mirrored(9).mirrored(9), sample(fen));
+}
