@@ -8,7 +8,10 @@
 # xiangqi. The defaults are an SPRT of [0, 5] at 5+0.05 with at most 20000 games. One thread and
 # 16 MB hash each, concurrency 2 (the whole of this two-core machine: run nothing else), openings
 # from ../shared/openings/. The output and a full log go to $CHARIOT_MATCHES (default
-# ~/matches), named by game and time.
+# ~/matches), named by game and time. CHARIOT_NEW_OPTS and CHARIOT_OLD_OPTS add engine options
+# (match.py's `option.NAME=VALUE` tokens, separated by `;` since names may hold spaces), e.g. to
+# play one binary with its network against itself with the classic evaluation:
+#   CHARIOT_OLD_OPTS="option.Use NNUE=false" scripts/sprt.sh ./chariot ./chariot chess
 set -euo pipefail
 new=${1:?usage: sprt.sh NEW OLD GAME [ELO0 ELO1] [TC] [GAMES]}
 old=${2:?old binary}
@@ -32,9 +35,13 @@ if [ "$game" = xiangqi ]; then
   opts=(option.UCI_Variant=xiangqi)
   resign=300
 fi
+new_opts=()
+old_opts=()
+[ -n "${CHARIOT_NEW_OPTS:-}" ] && IFS=';' read -ra new_opts <<< "$CHARIOT_NEW_OPTS"
+[ -n "${CHARIOT_OLD_OPTS:-}" ] && IFS=';' read -ra old_opts <<< "$CHARIOT_OLD_OPTS"
 echo "sprt: $new vs $old, $game, [$elo0, $elo1], $tc; output in $stamp.out" >&2
 python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency 2 \
   --sprt "$elo0" "$elo1" --log "$stamp.log" \
   --resign "$resign" --resign-moves 4 --draw 8 --draw-moves 10 --draw-after 80 \
-  -e name=new cmd="$new" proto=$proto "${opts[@]}" \
-  -e name=old cmd="$old" proto=$proto "${opts[@]}" | tee "$stamp.out"
+  -e name=new cmd="$new" proto=$proto "${opts[@]}" "${new_opts[@]}" \
+  -e name=old cmd="$old" proto=$proto "${opts[@]}" "${old_opts[@]}" | tee "$stamp.out"
