@@ -93,6 +93,10 @@ enum Tool {
         /// Start from the positions of this FEN/EPD file instead of the start position.
         #[arg(long)]
         openings: Option<std::path::PathBuf>,
+        /// Play with the classic evaluation, not the embedded network (the first generation
+        /// of data).
+        #[arg(long)]
+        classic: bool,
     },
     /// Count the legal move tree.
     Perft {
@@ -140,8 +144,12 @@ fn main() {
             random_plies,
             seed,
             openings,
+            classic,
         }) => {
             let variant = Variant::from(variant);
+            if classic {
+                chariot::nnue::install(variant, None);
+            }
             let openings = match openings {
                 None => Vec::new(),
                 Some(path) => match std::fs::read_to_string(&path)

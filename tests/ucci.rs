@@ -494,10 +494,18 @@ fn probe_shows_the_table_entry_and_leaves_the_position() {
         })
         .0
     };
+    // No entry yet: the quiescence score (near level at the start), as both bounds at depth 0.
+    let start = probe(&mut s, "probe startpos");
+    let w: Vec<&str> = start.split_whitespace().collect();
+    assert_eq!(w.len(), 9, "{start}");
+    let fixed = [w[0], w[1], w[3], w[4], w[5], w[7], w[8]];
     assert_eq!(
-        probe(&mut s, "probe startpos"),
-        "pophash lowerbound 0 depth 0 upperbound 0 depth 0"
+        fixed,
+        ["pophash", "lowerbound", "depth", "0", "upperbound", "depth", "0"],
+        "{start}"
     );
+    assert_eq!(w[2], w[6], "{start}");
+    assert!(w[2].parse::<i32>().is_ok_and(|v| v.abs() < 100), "{start}");
     s.send("position startpos moves h2e2");
     s.send("go depth 6");
     let (line, _) = s.expect_within(Duration::from_secs(30), |l| l.starts_with("bestmove"));

@@ -41,8 +41,12 @@ pub fn install(variant: Variant, net: Option<Arc<Network>>) {
     *slot(variant).write() = net;
 }
 
-/// The networks built into the binary, by game, from `nets/`.
-const EMBEDDED: &[(Variant, &[u8])] = &[];
+/// The networks built into the binary, by game, from `nets/` (README, Networks, says how each
+/// was made).
+const EMBEDDED: &[(Variant, &[u8])] = &[
+    (Variant::Chess, include_bytes!("../../nets/chess.nnue")),
+    (Variant::Xiangqi, include_bytes!("../../nets/xiangqi.nnue")),
+];
 
 /// The network embedded for `variant`, if the binary has one.
 pub fn embedded(variant: Variant) -> Option<Arc<Network>> {
@@ -178,3 +182,18 @@ impl<G: Game, C: Evaluator<G>> Evaluator<G> for Hybrid<C> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod embedded_tests {
+    use super::*;
+
+    /// Both games ship a network, and it reads: a damaged file would silently fall back to
+    /// the classic evaluation.
+    #[test]
+    fn every_game_has_an_embedded_network() {
+        for v in [Variant::Chess, Variant::Xiangqi] {
+            let net = embedded(v).expect("an embedded network");
+            assert_eq!(net.variant, v);
+        }
+    }
+}

@@ -339,3 +339,49 @@ fn mirrored_samples_are_the_mirrored_positions() {
     assert_eq!(sample(fen).mirrored(9), sample(mirror));
     assert_eq!(sample(fen).mirrored(9).mirrored(9), sample(fen));
 }
+
+/// The trainer's view of a network (its features and quantised arithmetic) and the engine's
+/// (accumulators from the board, the SIMD output) give the same number for the same position:
+/// what is trained is what plays.
+#[test]
+fn the_engine_evaluates_as_the_trainer_quantises() {
+    fn check<G: Game>(fens: &[&str], seed: u64) {
+        let variant = G::VARIANT;
+        let mut rng = Rng::new(seed, 7);
+        let layout = Layout::for_variant(variant);
+        let hidden = 32;
+        let mut r = |lo: i32, hi: i32| (lo + (rng.bits() % (hi - lo + 1) as u64) as i32) as i16;
+        let net = Network {
+            variant,
+            activation: crate::nnue::network::Activation::SCRelu,
+            inputs: layout.inputs(),
+            hidden,
+            qa: 255,
+            qb: 64,
+            scale: 400,
+            ft_weights: (0..layout.inputs() * hidden).map(|_| r(-50, 50)).collect(),
+            ft_bias: (0..hidden).map(|_| r(0, 100)).collect(),
+            out_weights: (0..2 * hidden).map(|_| r(-127, 127)).collect(),
+            out_bias: 321,
+        };
+        let features = Features::new(variant);
+        for fen in fens {
+            let mut board = G::from_fen(fen).expect("valid FEN");
+            let mut list = MoveList::new();
+            for _ in 0..40 {
+                let sample = Sample::new(&Record::new(&board, 0, Outcome::Draw, 0).expect("fits"));
+                let trainer = net::quantised_eval(&net, &features, &sample);
+                let engine = crate::nnue::accumulator::evaluate_fresh(&net, &board);
+                assert_eq!(trainer, engine, "{}", board.fen());
+                board.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let m = list.as_slice()[rng.below(list.len())];
+                board.make(m);
+            }
+        }
+    }
+    check::<Chess>(&[crate::chess::START_FEN, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"], 3);
+    check::<Xiangqi>(&[crate::xiangqi::START_FEN], 4);
+}
