@@ -121,3 +121,19 @@ fn export_net_writes_the_network_in_use_and_compiler_names_the_simd_path() {
     assert!(simd.contains("avx2") || simd.contains("portable"), "{simd}");
     assert!(lines.iter().any(|l| l.starts_with("xiangqi: network with 16 hidden")), "{lines:?}");
 }
+
+#[test]
+fn a_device_or_a_directory_is_no_network_and_errors_quote_little() {
+    let long = "x".repeat(500);
+    let script = format!(
+        "uci\nsetoption name EvalFile value /dev/zero\nsetoption name EvalFile value /tmp\nsetoption name EvalFile value {long}\nisready\n"
+    );
+    let (lines, status) = run_script(&[], &script);
+    assert!(status.success());
+    let errors: Vec<&String> =
+        lines.iter().filter(|l| l.starts_with("info string error")).collect();
+    assert_eq!(errors.len(), 3, "{lines:?}");
+    assert!(errors[0].contains("not a regular file") && errors[1].contains("not a regular file"));
+    assert!(errors.iter().all(|e| e.len() < 200), "{errors:?}");
+    assert!(lines.iter().any(|l| l == "readyok"));
+}

@@ -103,10 +103,25 @@ pub fn compiler_text() -> String {
     out
 }
 
+/// The largest network file read: the largest hidden layer of the format for xiangqi's inputs
+/// is about 10 MB.
+const MAX_FILE_BYTES: u64 = 16 << 20;
+
 /// Reads a network file.
 pub fn load(path: &str) -> Result<Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    Network::from_bytes(&bytes).map_err(|e| format!("'{path}': {e}"))
+    // Errors quote at most an excerpt of the path: it comes from input.
+    let name = crate::report::excerpt(path);
+    // Only a regular file of a network's size is read: a device or a pipe named by mistake
+    // must not block the session or fill the memory.
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{name}': {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("'{name}' is not a regular file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!("'{name}' has {} bytes, more than any network", meta.len()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{name}': {e}"))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("'{name}': {e}"))
 }
 
 /// The evaluation of `board`: by the network in use, computed from scratch, or by
