@@ -21,7 +21,7 @@
 
 use crate::chess::Chess;
 use crate::command::Limits;
-use crate::game::{Game, MATE_BOUND, MAX_PLY, MoveList, Side, Variant};
+use crate::game::{Game, MATE_BOUND, MAX_PLY, Move, MoveList, Side, Variant};
 use crate::nnue::data::{Outcome, Record};
 use crate::search::signals::Signals;
 use crate::search::time::Budget;
@@ -157,32 +157,25 @@ struct Player {
 }
 
 impl Player {
-    /// Searches `board` with the node budget: the score from the side to move's view and
-    /// the best move, or `None` when there is no legal move.
-    fn search<G: Game>(&mut self, board: &G) -> Option<(i32, crate::game::Move)> {
-        let mut list = MoveList::new();
-        board.legal_moves(&mut list);
-        if list.is_empty() {
+    /// Searches `board`, whose legal moves are `moves`, with the node budget: the score from
+    /// the side to move's view and the best move, or `None` when there is no legal move.
+    fn search<G: Game>(&mut self, board: &G, moves: &[Move]) -> Option<(i32, Move)> {
+        if moves.is_empty() {
             return None;
         }
         self.tt.new_search();
         let limits = Limits { nodes: Some(self.nodes * HARD_NODE_FACTOR), ..Default::default() };
         let mut signals = Signals::new(&limits, Budget::default(), 1);
         signals.set_soft_nodes(self.nodes);
-        let mut worker = Worker::new(
-            board.clone(),
-            list.as_slice().to_vec(),
-            &self.tt,
-            &signals,
-            0,
-            &mut self.data,
-        );
+        let mut worker =
+            Worker::new(board.clone(), moves.to_vec(), &self.tt, &signals, 0, &mut self.data);
         let line = worker.iterate(MAX_PLY as i32 - 1, |_, _, _, _| {});
         line.pv.first().map(|&m| (line.score, m))
     }
 }
 
-/// How a game ended, from white's (red's) view, if it did.
+/// How a game ended, from white's (red's) view, if it did; `list` is left holding the legal
+/// moves.
 fn verdict<G: Game>(board: &mut G, list: &mut MoveList) -> Option<Outcome> {
     let stm_wins = |stm: Side, won: bool| match (stm, won) {
         (Side::First, true) | (Side::Second, false) => Outcome::Win,
@@ -226,10 +219,11 @@ fn play_game<G: Game>(settings: &Settings, player: &mut Player, index: u64) -> V
             let m = list.as_slice()[rng.below(list.len())];
             b.make(m);
         }
+        // The verdict leaves the legal moves of `b` in `list` for the search.
         if !alive || verdict(&mut b, &mut list).is_some() {
             continue;
         }
-        match player.search(&b) {
+        match player.search(&b, list.as_slice()) {
             Some((score, _)) if score.abs() <= START_MAX_CP * unit => {
                 board = b;
                 break;
@@ -248,7 +242,7 @@ fn play_game<G: Game>(settings: &Settings, player: &mut Player, index: u64) -> V
         if ply >= MAX_GAME_PLIES {
             break Outcome::Draw;
         }
-        let Some((score, best)) = player.search(&board) else {
+        let Some((score, best)) = player.search(&board, list.as_slice()) else {
             break Outcome::Draw;
         };
         let stm = board.side_to_move();

@@ -5,31 +5,13 @@
 mod common;
 
 use chariot::game::Variant;
-use chariot::nnue::network::{Activation, Layout, Network};
+use chariot::nnue::network::{Activation, Network};
 use common::{bestmove, run_script};
 use std::path::PathBuf;
 
 /// A network of deterministic pseudo-random weights for `variant`.
 fn random_net(variant: Variant, hidden: usize) -> Network {
-    let mut state = 0x1234_5678_u64;
-    let mut next = |lo: i32, hi: i32| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (lo + ((state >> 33) % (hi - lo + 1) as u64) as i32) as i16
-    };
-    let inputs = Layout::for_variant(variant).inputs();
-    Network {
-        variant,
-        activation: Activation::SCRelu,
-        inputs,
-        hidden,
-        qa: 255,
-        qb: 64,
-        scale: 400,
-        ft_weights: (0..inputs * hidden).map(|_| next(-40, 40)).collect(),
-        ft_bias: (0..hidden).map(|_| next(0, 100)).collect(),
-        out_weights: (0..2 * hidden).map(|_| next(-127, 127)).collect(),
-        out_bias: 0,
-    }
+    Network::random(variant, Activation::SCRelu, hidden, 0x1234_5678)
 }
 
 fn write(name: &str, bytes: &[u8]) -> PathBuf {

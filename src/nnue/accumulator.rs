@@ -16,21 +16,28 @@ const STACK_SLACK: usize = 64;
 /// The output of `net` for `board`, computed from scratch without a stack: for tools and
 /// tests, and the reference the incremental sums must reproduce.
 pub fn evaluate_fresh<G: Game>(net: &Network, board: &G) -> Score {
-    let h = net.hidden;
-    let layout = Layout::of::<G>();
-    let mut white = net.ft_bias.clone();
-    let mut black = net.ft_bias.clone();
-    let w = &net.ft_weights;
-    board.for_each_piece(|piece, sq| {
-        let f = layout.feature(piece, sq, Side::First);
-        simd::add(&mut white, &w[f * h..(f + 1) * h]);
-        let f = layout.feature(piece, sq, Side::Second);
-        simd::add(&mut black, &w[f * h..(f + 1) * h]);
-    });
+    let mut white = vec![0; net.hidden];
+    let mut black = vec![0; net.hidden];
+    fill(net, board, &mut white, &mut black);
     match board.side_to_move() {
         Side::First => simd::output(net, &white, &black),
         Side::Second => simd::output(net, &black, &white),
     }
+}
+
+/// Computes both sides' sums of `board` from scratch into `white` and `black`.
+fn fill<G: Game>(net: &Network, board: &G, white: &mut [i16], black: &mut [i16]) {
+    let h = net.hidden;
+    let layout = Layout::of::<G>();
+    white.copy_from_slice(&net.ft_bias);
+    black.copy_from_slice(&net.ft_bias);
+    let w = &net.ft_weights;
+    board.for_each_piece(|piece, sq| {
+        let f = layout.feature(piece, sq, Side::First);
+        simd::add(white, &w[f * h..(f + 1) * h]);
+        let f = layout.feature(piece, sq, Side::Second);
+        simd::add(black, &w[f * h..(f + 1) * h]);
+    });
 }
 
 /// What one push did: the pieces its move changed, and whether the sums are computed.
@@ -78,15 +85,7 @@ impl Accumulators {
         self.top = 0;
         let h = self.net.hidden;
         let (white, black) = self.sums[..2 * h].split_at_mut(h);
-        white.copy_from_slice(&self.net.ft_bias);
-        black.copy_from_slice(&self.net.ft_bias);
-        let (layout, w) = (self.layout, &self.net.ft_weights);
-        board.for_each_piece(|piece, sq| {
-            let f = layout.feature(piece, sq, Side::First);
-            simd::add(white, &w[f * h..(f + 1) * h]);
-            let f = layout.feature(piece, sq, Side::Second);
-            simd::add(black, &w[f * h..(f + 1) * h]);
-        });
+        fill(&self.net, board, white, black);
         self.entries[0] = Entry { changes: Changes::default(), computed: true };
     }
 

@@ -226,6 +226,30 @@ impl Network {
         })
     }
 
+    /// A network of deterministic pseudo-random weights in the ranges trained networks have:
+    /// for tests of the inference and the file handling, and for speed measurements.
+    pub fn random(variant: Variant, activation: Activation, hidden: usize, seed: u64) -> Network {
+        let mut state = seed;
+        let mut next = |lo: i32, hi: i32| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (lo + ((state >> 33) % (hi - lo + 1) as u64) as i32) as i16
+        };
+        let inputs = Layout::for_variant(variant).inputs();
+        Network {
+            variant,
+            activation,
+            inputs,
+            hidden,
+            qa: 255,
+            qb: 64,
+            scale: 400,
+            ft_weights: (0..inputs * hidden).map(|_| next(-50, 50)).collect(),
+            ft_bias: (0..hidden).map(|_| next(-30, 120)).collect(),
+            out_weights: (0..2 * hidden).map(|_| next(-127, 127)).collect(),
+            out_bias: i32::from(next(-3000, 3000)),
+        }
+    }
+
     /// The size of a file with these dimensions.
     fn file_size(inputs: usize, hidden: usize) -> usize {
         HEADER_BYTES + 2 * inputs * hidden + 2 * hidden + 4 * hidden + 4 + 8
@@ -298,21 +322,7 @@ mod tests {
     use crate::xiangqi::Xiangqi;
 
     fn tiny(variant: Variant) -> Network {
-        let inputs = Layout::for_variant(variant).inputs();
-        let hidden = 16;
-        Network {
-            variant,
-            activation: Activation::SCRelu,
-            inputs,
-            hidden,
-            qa: 255,
-            qb: 64,
-            scale: 400,
-            ft_weights: (0..inputs * hidden).map(|i| (i % 61) as i16 - 30).collect(),
-            ft_bias: vec![5; hidden],
-            out_weights: (0..2 * hidden).map(|i| (i % 7) as i16 - 3).collect(),
-            out_bias: -77,
-        }
+        Network::random(variant, Activation::SCRelu, 16, 1)
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! code path computes the same output.
 
 use super::accumulator::{Accumulators, evaluate_fresh};
-use super::network::{Activation, Layout, Network};
+use super::network::{Activation, Network};
 use super::simd;
 use crate::chess::Chess;
 use crate::game::{Game, MoveList, Variant};
@@ -25,22 +25,7 @@ impl Stream {
 
 /// A network of random weights in the trained ranges.
 fn random_net(variant: Variant, activation: Activation, seed: u64) -> Arc<Network> {
-    let mut s = Stream(seed);
-    let inputs = Layout::for_variant(variant).inputs();
-    let hidden = 32;
-    Arc::new(Network {
-        variant,
-        activation,
-        inputs,
-        hidden,
-        qa: 255,
-        qb: 64,
-        scale: 400,
-        ft_weights: (0..inputs * hidden).map(|_| s.range(-60, 60)).collect(),
-        ft_bias: (0..hidden).map(|_| s.range(-30, 120)).collect(),
-        out_weights: (0..2 * hidden).map(|_| s.range(-127, 127)).collect(),
-        out_bias: i32::from(s.range(-3000, 3000)),
-    })
+    Arc::new(Network::random(variant, activation, 32, seed))
 }
 
 /// Walks `depth` plies below `board` (every move, and a null move), checking the lazy sums.

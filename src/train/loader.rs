@@ -59,22 +59,31 @@ impl Sample {
         lambda * expected + (1.0 - lambda) * f32::from(self.result) * 0.5
     }
 
-    /// The position mirrored left to right (file `f` becomes `files - 1 - f`), with the same
-    /// score and result: the same position for xiangqi, whose board and rules are symmetric.
-    pub fn mirrored(&self, files: usize) -> Sample {
-        let mut squares = [(0usize, 0u64); MAX_FEATURES];
+    /// Calls `f(i, square, piece)` for the `i`-th occupied square in square order (at most
+    /// [`MAX_FEATURES`]) and returns how many there are.
+    #[inline(always)]
+    fn for_each_piece(&self, mut f: impl FnMut(usize, usize, usize)) -> usize {
         let mut n = 0;
         for (word, &occ) in self.occupancy.iter().enumerate() {
             let mut bits = occ;
             while bits != 0 && n < MAX_FEATURES {
                 let sq = word * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let piece = (self.pieces[n / 16] >> (4 * (n % 16))) & 0xF;
-                let (rank, file) = (sq / files, sq % files);
-                squares[n] = (rank * files + files - 1 - file, piece);
+                f(n, sq, ((self.pieces[n / 16] >> (4 * (n % 16))) & 0xF) as usize);
                 n += 1;
             }
         }
+        n
+    }
+
+    /// The position mirrored left to right (file `f` becomes `files - 1 - f`), with the same
+    /// score and result: the same position for xiangqi, whose board and rules are symmetric.
+    pub fn mirrored(&self, files: usize) -> Sample {
+        let mut squares = [(0usize, 0u64); MAX_FEATURES];
+        let n = self.for_each_piece(|i, sq, piece| {
+            let (rank, file) = (sq / files, sq % files);
+            squares[i] = (rank * files + files - 1 - file, piece as u64);
+        });
         squares[..n].sort_unstable();
         let mut out = Sample { occupancy: [0; 2], pieces: [0; 2], ..*self };
         for (i, &(sq, piece)) in squares[..n].iter().enumerate() {
@@ -98,20 +107,11 @@ impl Sample {
         } else {
             (&table.second, &table.first)
         };
-        let mut n = 0;
-        for (word, &occ) in self.occupancy.iter().enumerate() {
-            let mut bits = occ;
-            while bits != 0 && n < MAX_FEATURES {
-                let sq = word * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let piece = (self.pieces[n / 16] >> (4 * (n % 16))) & 0xF;
-                let at = piece as usize * table.squares + sq;
-                us[n] = mine[at];
-                them[n] = theirs[at];
-                n += 1;
-            }
-        }
-        n
+        self.for_each_piece(|i, sq, piece| {
+            let at = piece * table.squares + sq;
+            us[i] = mine[at];
+            them[i] = theirs[at];
+        })
     }
 }
 

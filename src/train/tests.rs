@@ -348,22 +348,7 @@ fn the_engine_evaluates_as_the_trainer_quantises() {
     fn check<G: Game>(fens: &[&str], seed: u64) {
         let variant = G::VARIANT;
         let mut rng = Rng::new(seed, 7);
-        let layout = Layout::for_variant(variant);
-        let hidden = 32;
-        let mut r = |lo: i32, hi: i32| (lo + (rng.bits() % (hi - lo + 1) as u64) as i32) as i16;
-        let net = Network {
-            variant,
-            activation: crate::nnue::network::Activation::SCRelu,
-            inputs: layout.inputs(),
-            hidden,
-            qa: 255,
-            qb: 64,
-            scale: 400,
-            ft_weights: (0..layout.inputs() * hidden).map(|_| r(-50, 50)).collect(),
-            ft_bias: (0..hidden).map(|_| r(0, 100)).collect(),
-            out_weights: (0..2 * hidden).map(|_| r(-127, 127)).collect(),
-            out_bias: 321,
-        };
+        let net = Network::random(variant, crate::nnue::network::Activation::SCRelu, 32, seed);
         let features = Features::new(variant);
         for fen in fens {
             let mut board = G::from_fen(fen).expect("valid FEN");
