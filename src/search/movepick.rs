@@ -1,28 +1,33 @@
-//! The move picker: hands the search one move at a time, best guess first.
+//! The move picker: hands the search one move at a time, best guess first, doing as little
+//! work as it can before the move that cuts off.
 //!
-//! Stages: the hash move, then everything else in order of score: captures by most valuable
-//! victim and least valuable attacker, then the killers, then quiet moves by history. The
-//! quiescence picker serves captures (every move when in check) by victim and attacker.
-//!
-//! The moves are generated and scored when the picker is made, before the hash move is
-//! searched, and then selected best first with ties in generation order. That is exactly the
-//! order the search has always used, so `bench` is unchanged; generating lazily after the hash
-//! move (and splitting good from bad captures by SEE) changes the order and is a functional
-//! change with a match of its own.
+//! Stages of a main-search node: the hash move, tried before any move is generated (it cuts
+//! off often enough that many nodes never generate at all); then the captures (and, in chess,
+//! promotions) by most valuable victim and least valuable attacker; then the two killers;
+//! then the quiet moves by history, sorted once when the stage begins, so that each is served
+//! in constant time and a node that stops early (or skips the quiets) sorts nothing more.
+//! The quiescence picker serves captures (every move when in check) by victim and attacker.
 
 use super::history::History;
 use crate::game::{Game, MAX_MOVES, Move, MoveList};
 
-/// Ordering scores: the hash move first, then captures, killers, then quiet history.
-const ORDER_HASH: i32 = 1 << 30;
-const ORDER_CAPTURE: i32 = 1 << 28;
-const ORDER_KILLER: i32 = 1 << 27;
-
 /// Where the picker is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Stage {
-    /// The scored moves, best first.
-    Scored,
+    /// The hash move, before anything is generated.
+    Hash,
+    /// Generate every move; split captures from quiet moves.
+    Generate,
+    /// The captures, best first by victim and attacker.
+    Captures,
+    /// The first killer.
+    Killer1,
+    /// The second killer.
+    Killer2,
+    /// Score and sort the quiet moves.
+    SortQuiets,
+    /// The quiet moves, in sorted order.
+    Quiets,
     /// Nothing left.
     Done,
 }
@@ -45,34 +50,37 @@ impl Default for Moves {
 /// Serves the moves of one node from that node's room.
 pub struct Picker {
     stage: Stage,
+    /// The next move to serve from the room.
     next: usize,
+    /// The room's captures are `..captures`, its quiet moves `captures..`.
+    captures: usize,
+    tt_move: Move,
+    killers: [Move; 2],
+    /// Quiet moves are no longer wanted (late move pruning): the quiet stages are skipped.
+    skip_quiets: bool,
+    /// Nothing was served and nothing is left: the position has no move of the kind served.
+    empty: bool,
 }
 
 impl Picker {
-    /// The picker of a main-search node: every legal move, `tt_move` first when it is one.
+    /// The picker of a main-search node: every legal move, `tt_move` (legal or none) first.
     #[inline]
-    pub fn main<G: Game>(
-        room: &mut Moves,
-        board: &G,
-        tt_move: Move,
-        killers: [Move; 2],
-        history: &History,
-    ) -> Picker {
-        room.list.clear();
-        board.legal_moves(&mut room.list);
-        let side = board.side_to_move().index();
-        for (i, &m) in room.list.iter().enumerate() {
-            room.scores[i] = if m == tt_move {
-                ORDER_HASH
-            } else if board.is_tactical(m) {
-                ORDER_CAPTURE + board.mvv_lva(m)
-            } else if m == killers[0] || m == killers[1] {
-                ORDER_KILLER
-            } else {
-                history.quiet(side, m)
-            };
+    pub fn main<G: Game>(room: &mut Moves, board: &G, tt_move: Move, killers: [Move; 2]) -> Picker {
+        let mut picker = Picker {
+            stage: Stage::Hash,
+            next: 0,
+            captures: 0,
+            tt_move,
+            killers,
+            skip_quiets: false,
+            empty: false,
+        };
+        if tt_move.is_none() {
+            // Without a hash move, generating now also tells whether there is any move.
+            picker.generate(room, board);
+            picker.empty = room.list.is_empty();
         }
-        Picker::start(room)
+        picker
     }
 
     /// The picker of a quiescence node: captures, or every move when `in_check`, by victim and
@@ -88,44 +96,135 @@ impl Picker {
         for (i, &m) in room.list.iter().enumerate() {
             room.scores[i] = board.mvv_lva(m);
         }
-        Picker::start(room)
+        Picker {
+            stage: Stage::Captures,
+            next: 0,
+            captures: room.list.len(),
+            tt_move: Move::NONE,
+            killers: [Move::NONE; 2],
+            skip_quiets: true,
+            empty: room.list.is_empty(),
+        }
     }
 
-    fn start(room: &Moves) -> Picker {
-        let stage = if room.list.is_empty() { Stage::Done } else { Stage::Scored };
-        Picker { stage, next: 0 }
+    /// Generates every move, captures first (scored) and quiet moves after them.
+    fn generate<G: Game>(&mut self, room: &mut Moves, board: &G) {
+        room.list.clear();
+        board.legal_moves(&mut room.list);
+        let moves = room.list.as_mut_slice();
+        let mut captures = 0;
+        for i in 0..moves.len() {
+            if board.is_tactical(moves[i]) {
+                moves.swap(captures, i);
+                room.scores[captures] = board.mvv_lva(moves[captures]);
+                captures += 1;
+            }
+        }
+        self.captures = captures;
+        self.next = 0;
+        self.stage = Stage::Captures;
     }
 
     /// True when the position has no move of the kind served (asked before any move is taken).
     pub fn is_empty(&self) -> bool {
-        self.stage == Stage::Done && self.next == 0
+        self.empty
+    }
+
+    /// Skips the quiet moves not yet served (late move pruning, futility).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
     /// The next move from `room` (the room the picker was made with), or `None` when all have
     /// been served.
     #[inline]
-    pub fn next_move(&mut self, room: &mut Moves) -> Option<Move> {
-        match self.stage {
-            Stage::Scored => {
-                let i = self.next;
-                let moves = room.list.as_mut_slice();
-                if i >= moves.len() {
-                    self.stage = Stage::Done;
-                    return None;
+    pub fn next_move<G: Game>(
+        &mut self,
+        room: &mut Moves,
+        board: &G,
+        history: &History,
+    ) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::Hash => {
+                    self.stage = Stage::Generate;
+                    return Some(self.tt_move);
                 }
-                // Selection: the best remaining move to the front; the first of equals wins.
-                let mut best = i;
-                for j in i + 1..moves.len() {
-                    if room.scores[j] > room.scores[best] {
-                        best = j;
+                Stage::Generate => self.generate(room, board),
+                Stage::Captures => {
+                    let i = self.next;
+                    if i >= self.captures {
+                        self.stage = Stage::Killer1;
+                        continue;
+                    }
+                    // Selection: the best remaining capture to the front.
+                    let moves = room.list.as_mut_slice();
+                    let mut best = i;
+                    for j in i + 1..self.captures {
+                        if room.scores[j] > room.scores[best] {
+                            best = j;
+                        }
+                    }
+                    moves.swap(i, best);
+                    room.scores.swap(i, best);
+                    self.next += 1;
+                    if moves[i] != self.tt_move {
+                        return Some(moves[i]);
                     }
                 }
-                moves.swap(i, best);
-                room.scores.swap(i, best);
-                self.next += 1;
-                Some(moves[i])
+                Stage::Killer1 | Stage::Killer2 => {
+                    let k = if self.stage == Stage::Killer1 { 0 } else { 1 };
+                    self.stage = if k == 0 { Stage::Killer2 } else { Stage::SortQuiets };
+                    let m = self.killers[k];
+                    if !self.skip_quiets
+                        && !m.is_none()
+                        && m != self.tt_move
+                        && room.list.as_slice()[self.captures..].contains(&m)
+                    {
+                        return Some(m);
+                    }
+                }
+                Stage::SortQuiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    let side = board.side_to_move().index();
+                    let (start, end) = (self.captures, room.list.len());
+                    let moves = &mut room.list.as_mut_slice()[start..end];
+                    let scores = &mut room.scores[start..end];
+                    for (s, &m) in scores.iter_mut().zip(moves.iter()) {
+                        *s = history.quiet(side, m);
+                    }
+                    // Insertion sort, best first and stable: lists are short and mostly
+                    // unordered only near the top.
+                    for i in 1..moves.len() {
+                        let (m, s) = (moves[i], scores[i]);
+                        let mut j = i;
+                        while j > 0 && scores[j - 1] < s {
+                            moves[j] = moves[j - 1];
+                            scores[j] = scores[j - 1];
+                            j -= 1;
+                        }
+                        moves[j] = m;
+                        scores[j] = s;
+                    }
+                    self.next = start;
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets || self.next >= room.list.len() {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    let m = room.list.as_slice()[self.next];
+                    self.next += 1;
+                    if m != self.tt_move && m != self.killers[0] && m != self.killers[1] {
+                        return Some(m);
+                    }
+                }
+                Stage::Done => return None,
             }
-            Stage::Done => None,
         }
     }
 }

@@ -160,9 +160,7 @@ impl<G: Game> Worker<'_, G> {
 
         // Step 7. The move loop, in the picker's order.
         let killers = self.data.stack[ply].killers;
-        let data = &mut *self.data;
-        let mut picker =
-            Picker::main(&mut data.moves[ply], &self.board, tt_move, killers, &data.history);
+        let mut picker = Picker::main(&mut self.data.moves[ply], &self.board, tt_move, killers);
         if picker.is_empty() {
             return self.board.no_move_score(ply);
         }
@@ -171,7 +169,9 @@ impl<G: Game> Worker<'_, G> {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut searched = 0;
-        while let Some(m) = picker.next_move(&mut self.data.moves[ply]) {
+        while let Some(m) =
+            picker.next_move(&mut self.data.moves[ply], &self.board, &self.data.history)
+        {
             let i = searched;
             searched += 1;
             let tactical = self.board.is_tactical(m);
@@ -271,7 +271,9 @@ impl<G: Game> Worker<'_, G> {
         if in_check && picker.is_empty() {
             return self.board.no_move_score(ply);
         }
-        while let Some(m) = picker.next_move(&mut self.data.moves[ply]) {
+        while let Some(m) =
+            picker.next_move(&mut self.data.moves[ply], &self.board, &self.data.history)
+        {
             // A capture that loses material in the exchange on its square cannot raise the
             // stand-pat score: skip it (never when in check, where every move is an evasion), in
             // the games where that has shown a gain.
