@@ -18,7 +18,9 @@
 //! `nodes`, `nps`, `time`, `hashfull` and `tbhits` (depth, score and PV must match, so every
 //! search shown must be deterministic: a fixed depth or node count, one thread). The engine's
 //! note that a command waits for the running search is dropped too: it is printed when the
-//! command is read, which in a piped file races with the search's own lines.
+//! command is read, which in a piped file races with the search's own lines. So are the
+//! progress lines a search prints once it has run a second (`info nodes ...`, `info currmove
+//! ...`): whether they appear depends on how fast the machine is at that moment.
 //!
 //! When the engine's play or messages change on purpose, regenerate the text with
 //! `CHARIOT_BLESS=1 cargo test --release --test docs`: it rewrites the transcript blocks of
@@ -60,9 +62,12 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// True for the engine's note that a command waits for the search (see the module comment).
-fn is_waiting_note(line: &str) -> bool {
-    line.starts_with("info ") && line.contains("waiting for the search to end")
+/// True for the lines the comparison drops (see the module comment): the engine's note that a
+/// command waits for the search, and the progress lines a long search prints by the clock.
+fn is_timing_dependent(line: &str) -> bool {
+    (line.starts_with("info ") && line.contains("waiting for the search to end"))
+        || line.starts_with("info nodes ")
+        || line.starts_with("info currmove ")
 }
 
 /// `line` with the values of the varying `info` fields replaced by `*`.
@@ -144,7 +149,7 @@ impl Running {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                if !is_waiting_note(&line) && tx.send(line).is_err() {
+                if !is_timing_dependent(&line) && tx.send(line).is_err() {
                     break;
                 }
             }
