@@ -56,8 +56,6 @@ pub struct Picker {
     captures: usize,
     tt_move: Move,
     killers: [Move; 2],
-    /// Quiet moves are no longer wanted (late move pruning): the quiet stages are skipped.
-    skip_quiets: bool,
     /// Nothing was served and nothing is left: the position has no move of the kind served.
     empty: bool,
 }
@@ -66,15 +64,8 @@ impl Picker {
     /// The picker of a main-search node: every legal move, `tt_move` (legal or none) first.
     #[inline]
     pub fn main<G: Game>(room: &mut Moves, board: &G, tt_move: Move, killers: [Move; 2]) -> Picker {
-        let mut picker = Picker {
-            stage: Stage::Hash,
-            next: 0,
-            captures: 0,
-            tt_move,
-            killers,
-            skip_quiets: false,
-            empty: false,
-        };
+        let mut picker =
+            Picker { stage: Stage::Hash, next: 0, captures: 0, tt_move, killers, empty: false };
         if tt_move.is_none() {
             // Without a hash move, generating now also tells whether there is any move.
             picker.generate(room, board);
@@ -85,6 +76,7 @@ impl Picker {
 
     /// The picker of a quiescence node: captures, or every move when `in_check`, by victim and
     /// attacker.
+    /// Every move it serves is in the capture stage, so the later stages find nothing.
     #[inline]
     pub fn quiescence<G: Game>(room: &mut Moves, board: &G, in_check: bool) -> Picker {
         room.list.clear();
@@ -102,7 +94,6 @@ impl Picker {
             captures: room.list.len(),
             tt_move: Move::NONE,
             killers: [Move::NONE; 2],
-            skip_quiets: true,
             empty: room.list.is_empty(),
         }
     }
@@ -128,11 +119,6 @@ impl Picker {
     /// True when the position has no move of the kind served (asked before any move is taken).
     pub fn is_empty(&self) -> bool {
         self.empty
-    }
-
-    /// Skips the quiet moves not yet served (late move pruning, futility).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
     }
 
     /// The next move from `room` (the room the picker was made with), or `None` when all have
@@ -176,8 +162,7 @@ impl Picker {
                     let k = if self.stage == Stage::Killer1 { 0 } else { 1 };
                     self.stage = if k == 0 { Stage::Killer2 } else { Stage::SortQuiets };
                     let m = self.killers[k];
-                    if !self.skip_quiets
-                        && !m.is_none()
+                    if !m.is_none()
                         && m != self.tt_move
                         && room.list.as_slice()[self.captures..].contains(&m)
                     {
@@ -185,10 +170,6 @@ impl Picker {
                     }
                 }
                 Stage::SortQuiets => {
-                    if self.skip_quiets {
-                        self.stage = Stage::Done;
-                        continue;
-                    }
                     let side = board.side_to_move().index();
                     let (start, end) = (self.captures, room.list.len());
                     let moves = &mut room.list.as_mut_slice()[start..end];
@@ -213,7 +194,7 @@ impl Picker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if self.skip_quiets || self.next >= room.list.len() {
+                    if self.next >= room.list.len() {
                         self.stage = Stage::Done;
                         continue;
                     }
