@@ -1,41 +1,91 @@
 //! History tables: what the search learned about moves, kept per thread from one `go` to the
 //! next within a game and cleared by a new game.
 //!
-//! Today there is one table, the butterfly history of quiet moves by side and from/to. The
-//! capture, continuation and correction histories of the search issue belong here too, each
-//! as its own table with its own update rule.
+//! Tables: the butterfly history of quiet moves (by side and from/to), the capture history
+//! (by moving piece, target square and captured piece) and the continuation history of quiet
+//! moves (by the piece and target of a move one or two plies earlier and those of the move).
+//! Each is updated with gravity.
 
-use crate::game::Move;
+use crate::game::{Game, Move};
 
-/// History scores saturate here, so they never outrank killers in the move order.
-pub const HISTORY_MAX: i32 = 1 << 20;
+/// History scores stay within `±HISTORY_MAX`: every update moves a score towards the bound
+/// in proportion to how far from it the score still is ("gravity"), so a score that has been
+/// high for long falls quickly once its move stops cutting off.
+pub const HISTORY_MAX: i32 = 16_384;
+/// The bonus of a cut-off at depth `d` is `HISTORY_BONUS_SLOPE · d − HISTORY_BONUS_OFFSET`, at
+/// most `HISTORY_BONUS_CAP`; the quiet moves tried before it lose as much.
+const HISTORY_BONUS_SLOPE: i32 = 300;
+const HISTORY_BONUS_OFFSET: i32 = 250;
+const HISTORY_BONUS_CAP: i32 = 2_000;
+/// Piece-square pairs of the largest game (xiangqi: 14 coloured pieces on 90 squares): the
+/// index space of tables keyed by a moving piece and its target.
+const PIECE_SQUARES: usize = 14 * 90;
+/// Slots for the captured piece in the capture history: every coloured piece of either game,
+/// and one for a promotion that captures nothing.
+const CAPTURED_SLOTS: usize = 16;
+const NO_CAPTURE: usize = CAPTURED_SLOTS - 1;
+
+/// The continuation history's row for "no earlier move" (the root, a null move): never
+/// updated, so it adds nothing.
+pub const NO_PIECE_SQUARE: usize = PIECE_SQUARES;
+
 /// At the start of each search, every score is divided by this.
 const HISTORY_AGE_DIVISOR: i32 = 2;
 
 /// The history tables of one search thread.
 pub struct History {
-    /// Quiet moves that caused cut-offs: `[side][from/to]`, rewarded by depth squared.
+    /// Quiet moves that caused cut-offs: `[side][from/to]`.
     butterfly: Vec<i32>,
+    /// Captures (and promotions) that caused cut-offs: `[piece, target][captured]`, see
+    /// [`capture_key`].
+    capture: Vec<i32>,
+    /// Quiet moves that cut off after a given move: `[earlier piece-square][piece-square]`,
+    /// see [`piece_square`]; one table serves the move one ply back and two plies back.
+    continuation: Vec<i16>,
 }
 
 impl Default for History {
     fn default() -> Self {
-        History { butterfly: vec![0; 2 * Move::INDEX_SPACE] }
+        History {
+            butterfly: vec![0; 2 * Move::INDEX_SPACE],
+            capture: vec![0; PIECE_SQUARES * CAPTURED_SLOTS],
+            continuation: vec![0; (PIECE_SQUARES + 1) * PIECE_SQUARES],
+        }
     }
+}
+
+/// The index of move `m` on `board` by moving piece and target square.
+#[inline]
+pub fn piece_square<G: Game>(board: &G, m: Move) -> usize {
+    const { assert!(G::PIECES * G::SQUARES <= PIECE_SQUARES) };
+    board.moved_piece(m) * G::SQUARES + G::target(m)
+}
+
+/// The capture history's index of the tactical move `m` on `board`.
+#[inline]
+pub fn capture_key<G: Game>(board: &G, m: Move) -> usize {
+    const { assert!(G::PIECES * G::SQUARES <= PIECE_SQUARES && G::PIECES < NO_CAPTURE) };
+    let piece_square = board.moved_piece(m) * G::SQUARES + G::target(m);
+    piece_square * CAPTURED_SLOTS + board.captured_piece(m).unwrap_or(NO_CAPTURE)
 }
 
 impl History {
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
+        self.capture.fill(0);
+        self.continuation.fill(0);
     }
 
     /// Halves every score: called as each search starts, so that what was learned moves ago
     /// counts less than what the search learns now, and scores that rose to the cap become
     /// distinguishable again.
     pub fn age(&mut self) {
-        for h in &mut self.butterfly {
+        for h in self.butterfly.iter_mut().chain(self.capture.iter_mut()) {
             *h /= HISTORY_AGE_DIVISOR;
+        }
+        for h in &mut self.continuation {
+            *h /= HISTORY_AGE_DIVISOR as i16;
         }
     }
 
@@ -45,11 +95,54 @@ impl History {
         self.butterfly[side * Move::INDEX_SPACE + m.index()]
     }
 
-    /// Rewards quiet move `m` by `side` for a cut-off at `depth`.
+    /// Updates the score of quiet move `m` by `side` after a cut-off at `depth`: up when `m`
+    /// cut off, down when it was tried before the move that did.
     #[inline]
-    pub fn reward_quiet(&mut self, side: usize, m: Move, depth: i32) {
-        let h = &mut self.butterfly[side * Move::INDEX_SPACE + m.index()];
-        *h = (*h + depth * depth).min(HISTORY_MAX);
+    pub fn update_quiet(&mut self, side: usize, m: Move, depth: i32, good: bool) {
+        let b = bonus(depth);
+        gravity(
+            &mut self.butterfly[side * Move::INDEX_SPACE + m.index()],
+            if good { b } else { -b },
+        );
+    }
+
+    /// The order of quiet move `m` by `side`, with piece-square `ps`, after the moves with
+    /// piece-squares `earlier` (one and two plies back; [`NO_PIECE_SQUARE`] for none).
+    #[inline]
+    pub fn quiet_order(&self, side: usize, m: Move, ps: usize, earlier: [usize; 2]) -> i32 {
+        self.quiet(side, m)
+            + i32::from(self.continuation[earlier[0] * PIECE_SQUARES + ps])
+            + i32::from(self.continuation[earlier[1] * PIECE_SQUARES + ps])
+    }
+
+    /// Updates the continuation history of a quiet move with piece-square `ps` after the
+    /// moves `earlier`, as [`History::update_quiet`] does its butterfly score.
+    #[inline]
+    pub fn update_continuation(&mut self, ps: usize, earlier: [usize; 2], depth: i32, good: bool) {
+        let b = bonus(depth);
+        for e in earlier {
+            if e != NO_PIECE_SQUARE {
+                let entry = &mut self.continuation[e * PIECE_SQUARES + ps];
+                let mut h = i32::from(*entry);
+                gravity(&mut h, if good { b } else { -b });
+                // Gravity keeps `h` within ±HISTORY_MAX, which fits an i16.
+                *entry = h as i16;
+            }
+        }
+    }
+
+    /// The capture history of the move with [`capture_key`] `key`.
+    #[inline]
+    pub fn capture(&self, key: usize) -> i32 {
+        self.capture[key]
+    }
+
+    /// Updates the capture history of the move with [`capture_key`] `key` after a cut-off at
+    /// `depth`: up when it cut off, down when it was tried before the move that did.
+    #[inline]
+    pub fn update_capture(&mut self, key: usize, depth: i32, good: bool) {
+        let b = bonus(depth);
+        gravity(&mut self.capture[key], if good { b } else { -b });
     }
 
     /// The quiet move with the highest score: `(side, move, score)`.
@@ -57,5 +150,39 @@ impl History {
     pub fn best_quiet(&self) -> (usize, Move, i32) {
         let (i, &v) = self.butterfly.iter().enumerate().max_by_key(|&(_, v)| *v).unwrap_or((0, &0));
         (i / Move::INDEX_SPACE, Move::from_raw((i % Move::INDEX_SPACE) as u16), v)
+    }
+}
+
+/// The size of a history update after a cut-off at `depth`.
+#[inline]
+fn bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_SLOPE * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_CAP)
+}
+
+/// Moves `entry` by `delta`, less the nearer it already is to the bound `delta` points to: the
+/// score never leaves `±HISTORY_MAX`.
+#[inline]
+fn gravity(entry: &mut i32, delta: i32) {
+    *entry += delta - *entry * delta.abs() / HISTORY_MAX;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_keeps_scores_within_bounds() {
+        let mut h = 0;
+        for _ in 0..1000 {
+            gravity(&mut h, bonus(40));
+        }
+        assert!(h > HISTORY_MAX - 100 && h <= HISTORY_MAX, "saturates below the bound: {h}");
+        let high = h;
+        gravity(&mut h, -bonus(10));
+        assert!(high - h > bonus(10), "a high score falls faster than a low one rises: {h}");
+        for _ in 0..1000 {
+            gravity(&mut h, -bonus(40));
+        }
+        assert!(h < -HISTORY_MAX + 100 && h >= -HISTORY_MAX, "and the same below: {h}");
     }
 }

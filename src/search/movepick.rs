@@ -3,13 +3,23 @@
 //!
 //! Stages of a main-search node: the hash move, tried before any move is generated (it cuts
 //! off often enough that many nodes never generate at all); then the captures (and, in chess,
-//! promotions) by most valuable victim and least valuable attacker; then the two killers;
-//! then the quiet moves by history, sorted once when the stage begins, so that each is served
+//! promotions) by most valuable victim, then capture history; then the two killers;
+//! then the quiet moves by butterfly and continuation history, sorted once when the stage begins, so that each is served
 //! in constant time and a node that stops early (or skips the quiets) sorts nothing more.
-//! The quiescence picker serves captures (every move when in check) by victim and attacker.
+//! The quiescence picker serves captures (every move when in check) in the same order.
 
-use super::history::History;
+use super::history::{History, NO_PIECE_SQUARE, capture_key, piece_square};
 use crate::game::{Game, MAX_MOVES, Move, MoveList};
+
+/// A capture's order is `CAPTURE_VICTIM_WEIGHT · mvv_lva + capture history`: the victim counts
+/// most, but a capture that keeps failing can fall behind one of a slightly smaller victim.
+const CAPTURE_VICTIM_WEIGHT: i32 = 512;
+
+/// The order of tactical move `m`.
+#[inline]
+fn capture_score<G: Game>(board: &G, history: &History, m: Move) -> i32 {
+    CAPTURE_VICTIM_WEIGHT * board.mvv_lva(m) + history.capture(capture_key(board, m))
+}
 
 /// Where the picker is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -56,6 +66,8 @@ pub struct Picker {
     captures: usize,
     tt_move: Move,
     killers: [Move; 2],
+    /// The piece-squares of the moves one and two plies back, for continuation history.
+    earlier: [usize; 2],
     /// Nothing was served and nothing is left: the position has no move of the kind served.
     empty: bool,
 }
@@ -63,12 +75,26 @@ pub struct Picker {
 impl Picker {
     /// The picker of a main-search node: every legal move, `tt_move` (legal or none) first.
     #[inline]
-    pub fn main<G: Game>(room: &mut Moves, board: &G, tt_move: Move, killers: [Move; 2]) -> Picker {
-        let mut picker =
-            Picker { stage: Stage::Hash, next: 0, captures: 0, tt_move, killers, empty: false };
+    pub fn main<G: Game>(
+        room: &mut Moves,
+        board: &G,
+        history: &History,
+        tt_move: Move,
+        killers: [Move; 2],
+        earlier: [usize; 2],
+    ) -> Picker {
+        let mut picker = Picker {
+            stage: Stage::Hash,
+            next: 0,
+            captures: 0,
+            tt_move,
+            killers,
+            earlier,
+            empty: false,
+        };
         if tt_move.is_none() {
             // Without a hash move, generating now also tells whether there is any move.
-            picker.generate(room, board);
+            picker.generate(room, board, history);
             picker.empty = room.list.is_empty();
         }
         picker
@@ -78,7 +104,12 @@ impl Picker {
     /// attacker.
     /// Every move it serves is in the capture stage, so the later stages find nothing.
     #[inline]
-    pub fn quiescence<G: Game>(room: &mut Moves, board: &G, in_check: bool) -> Picker {
+    pub fn quiescence<G: Game>(
+        room: &mut Moves,
+        board: &G,
+        history: &History,
+        in_check: bool,
+    ) -> Picker {
         room.list.clear();
         if in_check {
             board.legal_moves(&mut room.list);
@@ -86,7 +117,8 @@ impl Picker {
             board.legal_captures(&mut room.list);
         }
         for (i, &m) in room.list.iter().enumerate() {
-            room.scores[i] = board.mvv_lva(m);
+            room.scores[i] =
+                if board.is_tactical(m) { capture_score(board, history, m) } else { i32::MIN };
         }
         Picker {
             stage: Stage::Captures,
@@ -94,12 +126,13 @@ impl Picker {
             captures: room.list.len(),
             tt_move: Move::NONE,
             killers: [Move::NONE; 2],
+            earlier: [NO_PIECE_SQUARE; 2],
             empty: room.list.is_empty(),
         }
     }
 
     /// Generates every move, captures first (scored) and quiet moves after them.
-    fn generate<G: Game>(&mut self, room: &mut Moves, board: &G) {
+    fn generate<G: Game>(&mut self, room: &mut Moves, board: &G, history: &History) {
         room.list.clear();
         board.legal_moves(&mut room.list);
         let moves = room.list.as_mut_slice();
@@ -107,7 +140,7 @@ impl Picker {
         for i in 0..moves.len() {
             if board.is_tactical(moves[i]) {
                 moves.swap(captures, i);
-                room.scores[captures] = board.mvv_lva(moves[captures]);
+                room.scores[captures] = capture_score(board, history, moves[captures]);
                 captures += 1;
             }
         }
@@ -136,7 +169,7 @@ impl Picker {
                     self.stage = Stage::Generate;
                     return Some(self.tt_move);
                 }
-                Stage::Generate => self.generate(room, board),
+                Stage::Generate => self.generate(room, board, history),
                 Stage::Captures => {
                     let i = self.next;
                     if i >= self.captures {
@@ -175,7 +208,7 @@ impl Picker {
                     let moves = &mut room.list.as_mut_slice()[start..end];
                     let scores = &mut room.scores[start..end];
                     for (s, &m) in scores.iter_mut().zip(moves.iter()) {
-                        *s = history.quiet(side, m);
+                        *s = history.quiet_order(side, m, piece_square(board, m), self.earlier);
                     }
                     // Insertion sort, best first and stable: lists are short and mostly
                     // unordered only near the top.

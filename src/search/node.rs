@@ -2,6 +2,7 @@
 //! quiescence search below it.
 
 use super::Worker;
+use super::history::{NO_PIECE_SQUARE, capture_key, piece_square};
 use super::movepick::Picker;
 use super::tt::Bound;
 use crate::game::{DRAW, Game, INFINITE, MATE, MATE_BOUND, MAX_PLY, Move, Score};
@@ -14,6 +15,12 @@ const NMP_DEPTH: i32 = 3;
 const NMP_BASE: i32 = 3;
 /// Quiescence search: captures whose exchange is worth less than this are skipped.
 const QS_SEE_MARGIN: Score = 0;
+/// How many quiet moves a node remembers having searched, to lower their history when a later
+/// one cuts off.
+const MAX_QUIETS: usize = 64;
+/// How many tactical moves a node remembers having searched, for the same reason.
+const MAX_CAPTURES: usize = 32;
+
 /// Late move reductions: the shallowest depth, and the number of moves searched in full first.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 3;
@@ -160,7 +167,15 @@ impl<G: Game> Worker<'_, G> {
 
         // Step 7. The move loop, in the picker's order.
         let killers = self.data.stack[ply].killers;
-        let mut picker = Picker::main(&mut self.data.moves[ply], &self.board, tt_move, killers);
+        let earlier = self.earlier_moves(ply);
+        let mut picker = Picker::main(
+            &mut self.data.moves[ply],
+            &self.board,
+            &self.data.history,
+            tt_move,
+            killers,
+            earlier,
+        );
         if picker.is_empty() {
             return self.board.no_move_score(ply);
         }
@@ -169,12 +184,19 @@ impl<G: Game> Worker<'_, G> {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut searched = 0;
+        // The quiet moves searched, so that the one that cuts off can punish those before it.
+        let mut quiets = [Move::NONE; MAX_QUIETS];
+        let mut quiets_len = 0;
+        // The capture-history keys of the tactical moves searched, likewise.
+        let mut captures = [0; MAX_CAPTURES];
+        let mut captures_len = 0;
         while let Some(m) =
             picker.next_move(&mut self.data.moves[ply], &self.board, &self.data.history)
         {
+            let tactical = self.board.is_tactical(m);
             let i = searched;
             searched += 1;
-            let tactical = self.board.is_tactical(m);
+            let capture = if tactical { capture_key(&self.board, m) } else { 0 };
             self.play(m, ply);
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -212,13 +234,28 @@ impl<G: Game> Worker<'_, G> {
                         self.data.pv.update(ply, m);
                     }
                     if score >= beta {
-                        if !tactical {
-                            self.reward_quiet(m, side, depth, ply);
+                        if tactical {
+                            self.data.history.update_capture(capture, depth, true);
+                        } else {
+                            self.reward_quiet(m, side, depth, ply, earlier, &quiets[..quiets_len]);
+                        }
+                        // Every capture tried before the move that cut off failed here.
+                        for &c in &captures[..captures_len] {
+                            self.data.history.update_capture(c, depth, false);
                         }
                         break;
                     }
                     alpha = score;
                 }
+            }
+            if tactical {
+                if captures_len < MAX_CAPTURES {
+                    captures[captures_len] = capture;
+                    captures_len += 1;
+                }
+            } else if quiets_len < MAX_QUIETS {
+                quiets[quiets_len] = m;
+                quiets_len += 1;
             }
         }
 
@@ -267,7 +304,12 @@ impl<G: Game> Worker<'_, G> {
             }
             alpha = alpha.max(best);
         }
-        let mut picker = Picker::quiescence(&mut self.data.moves[ply], &self.board, in_check);
+        let mut picker = Picker::quiescence(
+            &mut self.data.moves[ply],
+            &self.board,
+            &self.data.history,
+            in_check,
+        );
         if in_check && picker.is_empty() {
             return self.board.no_move_score(ply);
         }
@@ -299,13 +341,42 @@ impl<G: Game> Worker<'_, G> {
         best
     }
 
-    /// A quiet move cut off: it becomes a killer at `ply` and gains history.
-    fn reward_quiet(&mut self, m: Move, side: usize, depth: i32, ply: usize) {
+    /// A quiet move cut off: it becomes a killer at `ply` and gains history, and the quiet
+    /// moves tried before it (`tried`) lose as much.
+    fn reward_quiet(
+        &mut self,
+        m: Move,
+        side: usize,
+        depth: i32,
+        ply: usize,
+        earlier: [usize; 2],
+        tried: &[Move],
+    ) {
         let k = &mut self.data.stack[ply].killers;
         if k[0] != m {
             k[1] = k[0];
             k[0] = m;
         }
-        self.data.history.reward_quiet(side, m, depth);
+        let history = &mut self.data.history;
+        history.update_quiet(side, m, depth, true);
+        history.update_continuation(piece_square(&self.board, m), earlier, depth, true);
+        for &q in tried {
+            history.update_quiet(side, q, depth, false);
+            history.update_continuation(piece_square(&self.board, q), earlier, depth, false);
+        }
+    }
+
+    /// The piece-squares of the moves one and two plies before `ply`, the keys of the
+    /// continuation history ([`NO_PIECE_SQUARE`] before the root and for a null move).
+    #[inline]
+    fn earlier_moves(&self, ply: usize) -> [usize; 2] {
+        let at = |back: usize| {
+            if ply < back {
+                return NO_PIECE_SQUARE;
+            }
+            let frame = &self.data.stack[ply - back];
+            if frame.mv.is_none() { NO_PIECE_SQUARE } else { frame.piece * G::SQUARES + frame.to }
+        };
+        [at(1), at(2)]
     }
 }
