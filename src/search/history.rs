@@ -4,9 +4,11 @@
 //! Tables: the butterfly history of quiet moves (by side and from/to), the capture history
 //! (by moving piece, target square and captured piece) and the continuation history of quiet
 //! moves (by the piece and target of a move one or two plies earlier and those of the move).
-//! Each is updated with gravity.
+//! Each is updated with gravity. Beside them, the correction history of the static
+//! evaluation: by side to move and pawn (soldier) structure, how far searches found the
+//! evaluation off.
 
-use crate::game::{Game, Move};
+use crate::game::{Game, Move, Score};
 
 /// History scores stay within `±HISTORY_MAX`: every update moves a score towards the bound
 /// in proportion to how far from it the score still is ("gravity"), so a score that has been
@@ -29,6 +31,14 @@ const NO_CAPTURE: usize = CAPTURED_SLOTS - 1;
 /// updated, so it adds nothing.
 pub const NO_PIECE_SQUARE: usize = PIECE_SQUARES;
 
+/// Correction history: entries per side (a power of two, indexed by the pawn key); the
+/// fixed-point scale of an entry; the weight of a new observation at depth `d`,
+/// `min(d + 1, CORRECTION_WEIGHT_MAX)` out of `CORRECTION_WEIGHT_SCALE`.
+const CORRECTION_ENTRIES: usize = 16_384;
+const CORRECTION_GRAIN: i32 = 256;
+const CORRECTION_WEIGHT_MAX: i32 = 16;
+const CORRECTION_WEIGHT_SCALE: i32 = 256;
+
 /// At the start of each search, every score is divided by this.
 const HISTORY_AGE_DIVISOR: i32 = 2;
 
@@ -42,6 +52,9 @@ pub struct History {
     /// Quiet moves that cut off after a given move: `[earlier piece-square][piece-square]`,
     /// see [`piece_square`]; one table serves the move one ply back and two plies back.
     continuation: Vec<i16>,
+    /// What searches found the static evaluation to be off by, in `CORRECTION_GRAIN`ths of
+    /// a unit: `[side][pawn key]`.
+    pawn_correction: Vec<i32>,
 }
 
 impl Default for History {
@@ -50,6 +63,7 @@ impl Default for History {
             butterfly: vec![0; 2 * Move::INDEX_SPACE],
             capture: vec![0; PIECE_SQUARES * CAPTURED_SLOTS],
             continuation: vec![0; (PIECE_SQUARES + 1) * PIECE_SQUARES],
+            pawn_correction: vec![0; 2 * CORRECTION_ENTRIES],
         }
     }
 }
@@ -75,6 +89,7 @@ impl History {
         self.butterfly.fill(0);
         self.capture.fill(0);
         self.continuation.fill(0);
+        self.pawn_correction.fill(0);
     }
 
     /// Halves every score: called as each search starts, so that what was learned moves ago
@@ -145,6 +160,30 @@ impl History {
         gravity(&mut self.capture[key], if good { b } else { -b });
     }
 
+    /// The correction to the static evaluation for `side` to move with pawn key `pawn_key`.
+    #[inline]
+    pub fn correction(&self, side: usize, pawn_key: u64) -> Score {
+        self.pawn_correction[correction_index(side, pawn_key)] / CORRECTION_GRAIN
+    }
+
+    /// Learns that a search at `depth` found the static evaluation off by `error` (the score
+    /// minus the static evaluation), the correction staying within `±limit`.
+    #[inline]
+    pub fn update_correction(
+        &mut self,
+        side: usize,
+        pawn_key: u64,
+        depth: i32,
+        error: Score,
+        limit: Score,
+    ) {
+        let entry = &mut self.pawn_correction[correction_index(side, pawn_key)];
+        let weight = (depth + 1).min(CORRECTION_WEIGHT_MAX);
+        let target = error.clamp(-limit, limit) * CORRECTION_GRAIN;
+        *entry = (*entry * (CORRECTION_WEIGHT_SCALE - weight) + target * weight)
+            / CORRECTION_WEIGHT_SCALE;
+    }
+
     /// The quiet move with the highest score: `(side, move, score)`.
     #[cfg(test)]
     pub fn best_quiet(&self) -> (usize, Move, i32) {
@@ -164,6 +203,12 @@ fn bonus(depth: i32) -> i32 {
 #[inline]
 fn gravity(entry: &mut i32, delta: i32) {
     *entry += delta - *entry * delta.abs() / HISTORY_MAX;
+}
+
+/// The correction history's index for `side` and pawn key `key`.
+#[inline]
+fn correction_index(side: usize, key: u64) -> usize {
+    side * CORRECTION_ENTRIES + (key as usize & (CORRECTION_ENTRIES - 1))
 }
 
 #[cfg(test)]

@@ -20,7 +20,8 @@ const QS_SEE_MARGIN: Score = 0;
 const MAX_QUIETS: usize = 64;
 /// How many tactical moves a node remembers having searched, for the same reason.
 const MAX_CAPTURES: usize = 32;
-
+/// Correction history: the largest correction of the static evaluation, in centipawns.
+const CORRECTION_LIMIT_CP: Score = 64;
 /// Late move reductions: the shallowest depth, and the number of moves searched in full first.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 3;
@@ -123,15 +124,17 @@ impl<G: Game> Worker<'_, G> {
             }
         }
 
-        // Step 4. Static evaluation, kept on the stack.
+        // Step 4. Static evaluation, corrected by what searches found it off by in similar
+        // positions, kept on the stack. The table keeps the evaluation uncorrected.
         let in_check = self.board.in_check();
-        let eval = if in_check {
-            -INFINITE
+        let (raw_eval, eval) = if in_check {
+            (-INFINITE, -INFINITE)
         } else {
-            match hit {
+            let raw = match hit {
                 Some(h) if h.eval.abs() < MATE_BOUND => h.eval,
                 _ => self.evaluate(),
-            }
+            };
+            (raw, self.corrected(raw))
         };
         let frame = &mut self.data.stack[ply];
         frame.in_check = in_check;
@@ -272,10 +275,32 @@ impl<G: Game> Worker<'_, G> {
             Bound::Upper
         };
         // A score that rests on a repetition verdict in the subtree would be wrong when the
-        // position is reached by another path: it is not stored.
-        let stored_eval = if in_check { 0 } else { eval };
+        // position is reached by another path: it is neither stored nor learned from.
+        let stored_eval = if in_check { 0 } else { raw_eval };
         if !self.path_dependent {
             self.tt.store(key, ply, best_move, best, stored_eval, depth, bound);
+            // Correction history learns from scores that say something about the evaluation
+            // of a quiet position: not after a capture (the evaluation never claimed to see
+            // it), and only bounds on the informative side of the evaluation.
+            let informative = match bound {
+                Bound::Exact => true,
+                Bound::Lower => best > eval,
+                Bound::Upper => best < eval,
+            };
+            if !in_check
+                && informative
+                && best.abs() < MATE_BOUND
+                && (best_move.is_none() || !self.board.is_tactical(best_move))
+            {
+                let side = self.board.side_to_move().index();
+                self.data.history.update_correction(
+                    side,
+                    self.board.pawn_key(),
+                    depth,
+                    best - eval,
+                    CORRECTION_LIMIT_CP * G::UNITS_PER_CP,
+                );
+            }
         }
         best
     }
@@ -298,7 +323,8 @@ impl<G: Game> Worker<'_, G> {
             best = -INFINITE;
         } else {
             // Stand pat: the side to move may decline every capture.
-            best = self.evaluate();
+            let raw = self.evaluate();
+            best = self.corrected(raw);
             if best >= beta {
                 return best;
             }
@@ -339,6 +365,14 @@ impl<G: Game> Worker<'_, G> {
             }
         }
         best
+    }
+
+    /// The static evaluation `raw` corrected by the correction history.
+    #[inline]
+    fn corrected(&self, raw: Score) -> Score {
+        let side = self.board.side_to_move().index();
+        let c = self.data.history.correction(side, self.board.pawn_key());
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// A quiet move cut off: it becomes a killer at `ply` and gains history, and the quiet
