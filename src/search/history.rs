@@ -68,6 +68,15 @@ impl Default for History {
     }
 }
 
+/// Sets every entry of `table` to zero, writing only those that are not.
+fn zero<T: Copy + Default + PartialEq>(table: &mut [T]) {
+    for h in table {
+        if *h != T::default() {
+            *h = T::default();
+        }
+    }
+}
+
 /// The index of move `m` on `board` by moving piece and target square.
 #[inline]
 pub fn piece_square<G: Game>(board: &G, m: Move) -> usize {
@@ -84,12 +93,15 @@ pub fn capture_key<G: Game>(board: &G, m: Move) -> usize {
 }
 
 impl History {
-    /// Forgets everything (a new game).
+    /// Forgets everything (a new game). Only entries that are not zero are written: the
+    /// memory of a zeroed allocation is not resident until written, and most of the
+    /// continuation history (pieces on squares they never reach) never is, so that eight
+    /// threads' tables cost resident memory only for what their searches touched.
     pub fn clear(&mut self) {
-        self.butterfly.fill(0);
-        self.capture.fill(0);
-        self.continuation.fill(0);
-        self.pawn_correction.fill(0);
+        zero(&mut self.butterfly);
+        zero(&mut self.capture);
+        zero(&mut self.continuation);
+        zero(&mut self.pawn_correction);
     }
 
     /// Halves every score: called as each search starts, so that what was learned moves ago
@@ -99,8 +111,11 @@ impl History {
         for h in self.butterfly.iter_mut().chain(self.capture.iter_mut()) {
             *h /= HISTORY_AGE_DIVISOR;
         }
+        // Only entries already written are written again, for the reason given at `clear`.
         for h in &mut self.continuation {
-            *h /= HISTORY_AGE_DIVISOR as i16;
+            if *h != 0 {
+                *h /= HISTORY_AGE_DIVISOR as i16;
+            }
         }
     }
 
