@@ -22,6 +22,17 @@ const MAX_QUIETS: usize = 64;
 const MAX_CAPTURES: usize = 32;
 /// Correction history: the largest correction of the static evaluation, in centipawns.
 const CORRECTION_LIMIT_CP: Score = 64;
+
+/// Late move pruning: the deepest depth it applies at; see [`lmp_count`].
+const LMP_DEPTH: i32 = 8;
+
+/// Late move pruning: how many quiet moves a node at `depth` searches before it skips the
+/// quiet moves left; half as many when the static evaluation is not improving.
+#[inline]
+fn lmp_count(depth: i32, improving: bool) -> usize {
+    ((3 + depth * depth) / (2 - i32::from(improving))) as usize
+}
+
 /// Late move reductions: the shallowest depth, and the number of moves searched in full first.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 3;
@@ -139,6 +150,9 @@ impl<G: Game> Worker<'_, G> {
         let frame = &mut self.data.stack[ply];
         frame.in_check = in_check;
         frame.static_eval = eval;
+        // Whether the evaluation is better than two plies before (the same side to move); near
+        // the root, where that is not known, it counts as improving, which prunes less.
+        let improving = !in_check && (ply < 2 || eval > self.data.stack[ply - 2].static_eval);
 
         if !N::PV && !in_check {
             // Step 5. Reverse futility pruning: far above beta with little depth left.
@@ -197,6 +211,19 @@ impl<G: Game> Worker<'_, G> {
             picker.next_move(&mut self.data.moves[ply], &self.board, &self.data.history)
         {
             let tactical = self.board.is_tactical(m);
+            // Late move pruning: at shallow depth, once enough quiet moves have been searched
+            // and no mate is being warded off, the quiet moves left are skipped. Only quiet
+            // moves count, since the picker serves every capture, good or bad, before the first
+            // quiet move (bar the hash move); so all that is left is quiet and the loop ends.
+            if !N::PV
+                && !in_check
+                && !tactical
+                && best > -MATE_BOUND
+                && depth <= LMP_DEPTH
+                && quiets_len >= lmp_count(depth, improving)
+            {
+                break;
+            }
             let i = searched;
             searched += 1;
             let capture = if tactical { capture_key(&self.board, m) } else { 0 };
