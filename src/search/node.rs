@@ -33,6 +33,12 @@ fn lmp_count(depth: i32, improving: bool) -> usize {
     ((3 + depth * depth) / (2 - i32::from(improving))) as usize
 }
 
+/// SEE pruning: the deepest depth, and how much material per ply (captures) or per ply
+/// squared (quiet moves) a move may lose in the exchange and still be searched, in centipawns.
+const SEE_PRUNE_DEPTH: i32 = 8;
+const SEE_CAPTURE_MARGIN_CP: Score = 100;
+const SEE_QUIET_MARGIN_CP: Score = 25;
+
 /// Late move reductions: the shallowest depth, and the number of moves searched in full first.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 3;
@@ -223,6 +229,18 @@ impl<G: Game> Worker<'_, G> {
                 && quiets_len >= lmp_count(depth, improving)
             {
                 break;
+            }
+            // SEE pruning: at shallow depth a move that loses more material in the exchange
+            // on its square than the depth left can win back is skipped.
+            if !N::PV && searched > 0 && best > -MATE_BOUND && depth <= SEE_PRUNE_DEPTH {
+                let margin = if tactical {
+                    SEE_CAPTURE_MARGIN_CP * depth
+                } else {
+                    SEE_QUIET_MARGIN_CP * depth * depth
+                };
+                if !self.board.see_ge(m, -margin * G::UNITS_PER_CP) {
+                    continue;
+                }
             }
             let i = searched;
             searched += 1;
