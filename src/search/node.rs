@@ -39,6 +39,12 @@ const SEE_PRUNE_DEPTH: i32 = 8;
 const SEE_CAPTURE_MARGIN_CP: Score = 100;
 const SEE_QUIET_MARGIN_CP: Score = 25;
 
+/// ProbCut: the shallowest depth, how far above beta (centipawns) a capture must score in a
+/// search this many plies shallower to cut the node off.
+const PROBCUT_DEPTH: i32 = 5;
+const PROBCUT_MARGIN_CP: Score = 200;
+const PROBCUT_REDUCTION: i32 = 4;
+
 /// Late move reductions: the shallowest depth, and the number of moves searched in full first.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 3;
@@ -184,6 +190,48 @@ impl<G: Game> Worker<'_, G> {
                 }
                 if score >= beta {
                     return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+
+            // Step 6b. ProbCut: a capture that wins enough to stay well above beta in a
+            // shallower search would almost surely cut off in the full one. Not when the table
+            // already says the node scores below that bar at about this depth.
+            let pc_beta = beta + PROBCUT_MARGIN_CP * G::UNITS_PER_CP;
+            let table_says_no = hit.is_some_and(|h| {
+                h.depth > depth - PROBCUT_REDUCTION
+                    && h.score < pc_beta
+                    && h.bound != Bound::Lower
+            });
+            if depth >= PROBCUT_DEPTH && beta.abs() < MATE_BOUND && !table_says_no {
+                let mut picker = Picker::quiescence(
+                    &mut self.data.moves[ply],
+                    &self.board,
+                    &self.data.history,
+                    false,
+                );
+                while let Some(m) =
+                    picker.next_move(&mut self.data.moves[ply], &self.board, &self.data.history)
+                {
+                    if !self.board.see_ge(m, pc_beta - eval) {
+                        continue;
+                    }
+                    self.play(m, ply);
+                    let mut score = -self.quiescence(-pc_beta, -pc_beta + 1, ply + 1);
+                    if score >= pc_beta {
+                        score = -self.negamax::<NonPv>(
+                            -pc_beta,
+                            -pc_beta + 1,
+                            depth - PROBCUT_REDUCTION,
+                            ply + 1,
+                        );
+                    }
+                    self.take_back();
+                    if self.aborted {
+                        return DRAW;
+                    }
+                    if score >= pc_beta && score < MATE_BOUND {
+                        return score;
+                    }
                 }
             }
         }
