@@ -198,9 +198,7 @@ impl<G: Game> Worker<'_, G> {
             // already says the node scores below that bar at about this depth.
             let pc_beta = beta + PROBCUT_MARGIN_CP * G::UNITS_PER_CP;
             let table_says_no = hit.is_some_and(|h| {
-                h.depth > depth - PROBCUT_REDUCTION
-                    && h.score < pc_beta
-                    && h.bound != Bound::Lower
+                h.depth > depth - PROBCUT_REDUCTION && h.score < pc_beta && h.bound != Bound::Lower
             });
             if depth >= PROBCUT_DEPTH && beta.abs() < MATE_BOUND && !table_says_no {
                 let mut picker = Picker::quiescence(
