@@ -383,7 +383,6 @@ impl<G: Game> Worker<'_, G> {
                 && best.abs() < MATE_BOUND
                 && (best_move.is_none() || !self.board.is_tactical(best_move))
             {
-                let side = self.board.side_to_move().index();
                 self.data.history.update_correction(
                     side,
                     self.board.pawn_key(),
