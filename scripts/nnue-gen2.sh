@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Makes a second-generation network again from nothing, as README's Networks section records it:
+# self-play data of the engine at commit COMMIT with its own embedded network, seed 2, then a
+# training run on that data alone.
+#
+#   scripts/nnue-gen2.sh GAME POSITIONS HIDDEN COMMIT
+#
+# The data is the first POSITIONS records of that commit's stream (the same with any number of
+# threads). The commit is built in a worktree under $CHARIOT_NNUE/build, the trainer is this
+# tree's. Output under $CHARIOT_NNUE (default ~/nnue): data/GAME-g2-COMMIT-s2.data and
+# nets/GAME-g2-hHIDDEN.nnue; copy the network to nets/GAME.nnue to embed it.
+set -euo pipefail
+game=${1:?usage: nnue-gen2.sh GAME POSITIONS HIDDEN COMMIT}
+positions=${2:?records of data}
+hidden=${3:?hidden neurons}
+commit=${4:?the commit whose engine plays the games}
+here=$(cd "$(dirname "$0")/.." && pwd)
+root=${CHARIOT_NNUE:-$HOME/nnue}
+mkdir -p "$root/data" "$root/nets" "$root/build"
+(cd "$here" && cargo build --release --quiet)
+
+tree="$root/build/$commit"
+if [ ! -x "$tree/target/release/chariot" ]; then
+  rm -rf "$tree"
+  git -C "$here" worktree add --detach "$tree" "$commit"
+  (cd "$tree" && cargo build --release --quiet)
+fi
+data="$root/data/$game-g2-$commit-s2.data"
+rm -f "$data"
+"$tree/target/release/chariot" datagen --variant "$game" --out "$data" --positions "$positions" \
+  --seed 2 --nodes 5000
+truncate -s $((positions * 40)) "$data"
+"$here/target/release/chariot" train --variant "$game" --data "$data" --hidden "$hidden" \
+  --epochs 20 --seed 1 --out "$root/nets/$game-g2-h$hidden.nnue"
