@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Makes a second-generation network again from nothing, as README's Networks section records it:
-# self-play data of the engine at commit COMMIT with its own embedded network, seed 2, then a
-# training run on that data alone.
+# self-play data of the engine at commit COMMIT with its own embedded network, then a training run
+# on that data alone.
 #
 #   scripts/nnue-gen2.sh GAME POSITIONS HIDDEN COMMIT
 #
-# The data is the first POSITIONS records of that commit's stream (the same with any number of
-# threads). The commit is built in a worktree under $CHARIOT_NNUE/build, the trainer is this
-# tree's. Output under $CHARIOT_NNUE (default ~/nnue): data/GAME-g2-COMMIT-s2.data and
-# nets/GAME-g2-hHIDDEN.nnue; copy the network to nets/GAME.nnue to embed it.
+# POSITIONS is a comma-separated list: the first POSITIONS records of the streams of seeds 2, 3, ...
+# in turn (each the same with any number of threads; several seeds let two processes share the
+# work), e.g. `330000,210000`. The commit is built in a worktree under $CHARIOT_NNUE/build, the
+# trainer is this tree's. Output under $CHARIOT_NNUE (default ~/nnue): data/GAME-g2-COMMIT-sN.data
+# and nets/GAME-g2-hHIDDEN.nnue; copy the network to nets/GAME.nnue to embed it.
 set -euo pipefail
 game=${1:?usage: nnue-gen2.sh GAME POSITIONS HIDDEN COMMIT}
 positions=${2:?records of data}
@@ -25,10 +26,17 @@ if [ ! -x "$tree/target/release/chariot" ]; then
   git -C "$here" worktree add --detach "$tree" "$commit"
   (cd "$tree" && cargo build --release --quiet)
 fi
-data="$root/data/$game-g2-$commit-s2.data"
-rm -f "$data"
-"$tree/target/release/chariot" datagen --variant "$game" --out "$data" --positions "$positions" \
-  --seed 2 --nodes 5000
-truncate -s $((positions * 40)) "$data"
-"$here/target/release/chariot" train --variant "$game" --data "$data" --hidden "$hidden" \
+seed=2
+data_args=()
+IFS=',' read -ra counts <<< "$positions"
+for n in "${counts[@]}"; do
+  data="$root/data/$game-g2-$commit-s$seed.data"
+  rm -f "$data"
+  "$tree/target/release/chariot" datagen --variant "$game" --out "$data" --positions "$n" \
+    --seed "$seed" --nodes 5000
+  truncate -s $((n * 40)) "$data"
+  data_args+=(--data "$data")
+  seed=$((seed + 1))
+done
+"$here/target/release/chariot" train --variant "$game" "${data_args[@]}" --hidden "$hidden" \
   --epochs 20 --seed 1 --out "$root/nets/$game-g2-h$hidden.nnue"
