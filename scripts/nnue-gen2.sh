@@ -3,15 +3,15 @@
 # self-play data of the engine at commit COMMIT with its own embedded network, then a training run
 # on that data alone.
 #
-#   scripts/nnue-gen2.sh GAME POSITIONS HIDDEN COMMIT
+#   scripts/nnue-gen2.sh GAME COUNTS HIDDEN COMMIT
 #
-# POSITIONS is a comma-separated list: the first POSITIONS records of the streams of seeds 2, 3, ...
+# COUNTS is a comma-separated list: the first that many records of the streams of seeds 2, 3, ...
 # in turn (each the same with any number of threads; several seeds let two processes share the
 # work), e.g. `330000,210000`. The commit is built in a worktree under $CHARIOT_NNUE/build, the
 # trainer is this tree's. Output under $CHARIOT_NNUE (default ~/nnue): data/GAME-g2-COMMIT-sN.data
 # and nets/GAME-g2-hHIDDEN.nnue; copy the network to nets/GAME.nnue to embed it.
 set -euo pipefail
-game=${1:?usage: nnue-gen2.sh GAME POSITIONS HIDDEN COMMIT}
+game=${1:?usage: nnue-gen2.sh GAME COUNTS HIDDEN COMMIT}
 positions=${2:?records of data}
 hidden=${3:?hidden neurons}
 commit=${4:?the commit whose engine plays the games}
