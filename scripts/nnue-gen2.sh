@@ -22,7 +22,9 @@ mkdir -p "$root/data" "$root/nets" "$root/build"
 
 tree="$root/build/$commit"
 if [ ! -x "$tree/target/release/chariot" ]; then
+  # A half-built tree from an earlier run goes, and so does git's record of it.
   rm -rf "$tree"
+  git -C "$here" worktree prune
   git -C "$here" worktree add --detach "$tree" "$commit"
   (cd "$tree" && cargo build --release --quiet)
 fi
