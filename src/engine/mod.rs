@@ -146,9 +146,20 @@ impl Engine {
     /// A fresh session reporting to `sink`; `variant` is the game until told otherwise.
     /// Fails only when the search thread cannot be started.
     pub fn new(sink: Arc<dyn Sink>, variant: Option<Variant>) -> std::io::Result<Self> {
+        Self::with_hash(sink, variant, Settings::default().hash_mb)
+    }
+
+    /// [`Engine::new`] with a hash table of `hash_mb` MB at first instead of the `Hash`
+    /// option's default: a harness that starts thousands of sessions (the fuzzer) need not
+    /// clear 16 MB for each.
+    pub fn with_hash(
+        sink: Arc<dyn Sink>,
+        variant: Option<Variant>,
+        hash_mb: usize,
+    ) -> std::io::Result<Self> {
         let (done_tx, done_rx) = crossbeam_channel::unbounded();
         let settings =
-            Settings { variant: variant.unwrap_or(Variant::Chess), ..Settings::default() };
+            Settings { variant: variant.unwrap_or(Variant::Chess), hash_mb, ..Settings::default() };
         Ok(Engine {
             sink,
             dialect: Dialect::default(),

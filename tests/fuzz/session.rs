@@ -29,6 +29,9 @@ const PERFT_CAP: u32 = 2;
 const THREADS_CAP: i64 = 4;
 /// The largest hash table a session may ask for, in MB.
 const HASH_CAP: i64 = 4;
+/// The hash table a session starts with, in MB (the default 16 MB would be most of the cost
+/// of a short session).
+const FRESH_HASH: usize = 1;
 /// How long a session may take before it counts as hung; generous for a loaded machine.
 const HANG: Duration = Duration::from_secs(20);
 
@@ -224,7 +227,8 @@ pub fn check(parts: &[String]) -> Result<(), String> {
         reports: Mutex::new(Vec::new()),
         escaped: Mutex::new(Vec::new()),
     });
-    let engine = Engine::new(recorder.clone(), None).map_err(|e| format!("no engine: {e}"))?;
+    let engine = Engine::with_hash(recorder.clone(), None, FRESH_HASH)
+        .map_err(|e| format!("no engine: {e}"))?;
     let gate = engine.gate();
     let (to_engine, engine_inbox) = crossbeam_channel::unbounded();
     let (to_relay, relay_inbox) = crossbeam_channel::unbounded();
