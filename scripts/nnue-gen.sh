@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Makes a second-generation network again from nothing, as README's Networks section records it:
-# self-play data of the engine at commit COMMIT with its own embedded network, then a training run
-# on that data alone.
+# Makes a network of generation GEN (2 or later) again from nothing, as README's Networks section
+# records it: self-play data of the engine at commit COMMIT with its own embedded network (that of
+# generation GEN - 1), then a training run on that data alone.
 #
-#   scripts/nnue-gen2.sh GAME COUNTS HIDDEN COMMIT
+#   scripts/nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT
 #
 # COUNTS is a comma-separated list: the first that many records of the streams of seeds 2, 3, ...
 # in turn (each the same with any number of threads; several seeds let two processes share the
 # work), e.g. `330000,210000`. The commit is built in a worktree under $CHARIOT_NNUE/build, the
-# trainer is this tree's. Output under $CHARIOT_NNUE (default ~/nnue): data/GAME-g2-COMMIT-sN.data
-# and nets/GAME-g2-hHIDDEN.nnue; copy the network to nets/GAME.nnue to embed it.
+# trainer is this tree's. Output under $CHARIOT_NNUE (default ~/nnue): data/GAME-gGEN-COMMIT-sN.data
+# and nets/GAME-gGEN-hHIDDEN.nnue; copy the network to nets/GAME.nnue to embed it.
 set -euo pipefail
-game=${1:?usage: nnue-gen2.sh GAME COUNTS HIDDEN COMMIT}
-positions=${2:?records of data}
-hidden=${3:?hidden neurons}
-commit=${4:?the commit whose engine plays the games}
+gen=${1:?usage: nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT}
+game=${2:?the game: chess or xiangqi}
+positions=${3:?records of data}
+hidden=${4:?hidden neurons}
+commit=${5:?the commit whose engine plays the games}
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=${CHARIOT_NNUE:-$HOME/nnue}
 mkdir -p "$root/data" "$root/nets" "$root/build"
@@ -32,7 +33,7 @@ seed=2
 data_args=()
 IFS=',' read -ra counts <<< "$positions"
 for n in "${counts[@]}"; do
-  data="$root/data/$game-g2-$commit-s$seed.data"
+  data="$root/data/$game-g$gen-$commit-s$seed.data"
   rm -f "$data"
   "$tree/target/release/chariot" datagen --variant "$game" --out "$data" --positions "$n" \
     --seed "$seed" --nodes 5000
@@ -41,4 +42,4 @@ for n in "${counts[@]}"; do
   seed=$((seed + 1))
 done
 "$here/target/release/chariot" train --variant "$game" "${data_args[@]}" --hidden "$hidden" \
-  --epochs 20 --seed 1 --out "$root/nets/$game-g2-h$hidden.nnue"
+  --epochs 20 --seed 1 --out "$root/nets/$game-g$gen-h$hidden.nnue"
