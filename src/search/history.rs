@@ -113,9 +113,9 @@ impl History {
     /// counts less than what the search learns now, and scores that rose to the cap become
     /// distinguishable again.
     pub fn age(&mut self) {
-        for h in self.butterfly.iter_mut().chain(self.capture.iter_mut()) {
-            *h /= HISTORY_AGE_DIVISOR;
-        }
+        // Two loops, not one over a chain of both: each vectorises, the chain would not.
+        self.butterfly.iter_mut().for_each(|h| *h /= HISTORY_AGE_DIVISOR);
+        self.capture.iter_mut().for_each(|h| *h /= HISTORY_AGE_DIVISOR);
         // Only chunks already written are written again, for the reason given at `clear`.
         for chunk in self.continuation.chunks_mut(SPARSE_CHUNK) {
             if chunk.iter().fold(0, |any, &h| any | h) != 0 {
