@@ -12,6 +12,8 @@
 # (match.py's `option.NAME=VALUE` tokens, separated by `;` since names may hold spaces), e.g. to
 # play one binary with its network against itself with the classic evaluation:
 #   CHARIOT_OLD_OPTS="option.Use NNUE=false" scripts/sprt.sh ./chariot ./chariot chess
+# CHARIOT_SEED shuffles the openings with another seed, for a second run of the same pair whose
+# games are then pooled with the first (`scripts/pool.py`).
 set -euo pipefail
 new=${1:?usage: sprt.sh NEW OLD GAME [ELO0 ELO1] [TC] [GAMES]}
 old=${2:?old binary}
@@ -41,7 +43,7 @@ old_opts=()
 [ -n "${CHARIOT_OLD_OPTS:-}" ] && IFS=';' read -ra old_opts <<< "$CHARIOT_OLD_OPTS"
 echo "sprt: $new vs $old, $game, [$elo0, $elo1], $tc; output in $stamp.out" >&2
 python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency 2 \
-  --sprt "$elo0" "$elo1" --log "$stamp.log" \
+  --sprt "$elo0" "$elo1" --log "$stamp.log" ${CHARIOT_SEED:+--seed "$CHARIOT_SEED"} \
   --resign "$resign" --resign-moves 4 --draw 8 --draw-moves 10 --draw-after 80 \
   -e name=new cmd="$new" proto=$proto "${opts[@]}" "${new_opts[@]}" \
   -e name=old cmd="$old" proto=$proto "${opts[@]}" "${old_opts[@]}" | tee "$stamp.out"
