@@ -73,10 +73,16 @@ impl Default for History {
 /// unresident), and the test for one vectorises, where a test per entry would not.
 const SPARSE_CHUNK: usize = 2048;
 
+/// True when every entry of `chunk` is zero; an OR over the chunk, which vectorises.
+#[inline]
+fn all_zero<T: Copy + Default + PartialEq + std::ops::BitOr<Output = T>>(chunk: &[T]) -> bool {
+    chunk.iter().fold(T::default(), |any, &h| any | h) == T::default()
+}
+
 /// Sets every entry of `table` to zero, writing only the chunks that hold one that is not.
 fn zero<T: Copy + Default + PartialEq + std::ops::BitOr<Output = T>>(table: &mut [T]) {
     for chunk in table.chunks_mut(SPARSE_CHUNK) {
-        if chunk.iter().fold(T::default(), |any, &h| any | h) != T::default() {
+        if !all_zero(chunk) {
             chunk.fill(T::default());
         }
     }
@@ -98,7 +104,8 @@ pub fn capture_key<G: Game>(board: &G, m: Move) -> usize {
 }
 
 impl History {
-    /// Forgets everything (a new game). Only entries that are not zero are written: the
+    /// Forgets everything (a new game). Only chunks that hold an entry that is not zero are
+    /// written (see [`SPARSE_CHUNK`]): the
     /// memory of a zeroed allocation is not resident until written, and most of the
     /// continuation history (pieces on squares they never reach) never is, so that eight
     /// threads' tables cost resident memory only for what their searches touched.
@@ -118,7 +125,7 @@ impl History {
         self.capture.iter_mut().for_each(|h| *h /= HISTORY_AGE_DIVISOR);
         // Only chunks already written are written again, for the reason given at `clear`.
         for chunk in self.continuation.chunks_mut(SPARSE_CHUNK) {
-            if chunk.iter().fold(0, |any, &h| any | h) != 0 {
+            if !all_zero(chunk) {
                 chunk.iter_mut().for_each(|h| *h /= HISTORY_AGE_DIVISOR as i16);
             }
         }
