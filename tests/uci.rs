@@ -721,7 +721,9 @@ fn hash_size_shows_in_hashfull() {
     s.send("position startpos moves e2e4 c7c5");
     let full = |s: &mut Session, mb: u32| {
         s.send(&format!("setoption name Hash value {mb}"));
-        let lines = search(s, "go depth 9");
+        // A node budget, not a depth: how many nodes a depth takes changes with every
+        // pruning idea, how many entries a search of so many nodes writes much less.
+        let lines = search(s, "go nodes 300000");
         number(iterations(&lines).last().unwrap(), "hashfull").unwrap()
     };
     let small = full(&mut s, 1);
