@@ -1,45 +1,61 @@
 #!/usr/bin/env bash
 # Makes a network of generation GEN (2 or later) again from nothing, as README's Networks section
 # records it: self-play data of the engine at commit COMMIT with its own embedded network (that of
-# generation GEN - 1), then a training run on that data alone.
+# generation GEN - 1), then a training run on that data (and on EARLIER data, if given).
 #
-#   scripts/nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT
+#   scripts/nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT [EARLIER]
 #
 # COUNTS is a comma-separated list: the first that many records of the streams of seeds 2, 3, ...
 # in turn (each the same with any number of threads; several seeds let two processes share the
 # work), e.g. `330000,210000`. The commit is built in a worktree under $CHARIOT_NNUE/build, the
 # trainer is this tree's. Output under $CHARIOT_NNUE (default ~/nnue): data/GAME-gGEN-COMMIT-sN.data
-# and nets/GAME-gGEN-hHIDDEN.nnue; copy the network to nets/GAME.nnue to embed it.
+# and nets/GAME-gGEN-hHIDDEN.nnue; copy the network to nets/GAME.nnue to embed it. EARLIER, if
+# given, is a comma-separated list of data files already under $CHARIOT_NNUE/data (names without
+# `.data`, e.g. `chess-g3-31ef624-s2,chess-g3-31ef624-s3`, as earlier runs of this script left
+# them) that the network also trains on, read before the new data. COUNTS and COMMIT `-` play no
+# new games: the network then trains on the EARLIER data alone.
 set -euo pipefail
 gen=${1:?usage: nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT}
 game=${2:?the game: chess or xiangqi}
 positions=${3:?records of data}
 hidden=${4:?hidden neurons}
 commit=${5:?the commit whose engine plays the games}
+earlier=${6:-}
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=${CHARIOT_NNUE:-$HOME/nnue}
 mkdir -p "$root/data" "$root/nets" "$root/build"
 (cd "$here" && cargo build --release --quiet)
 
-tree="$root/build/$commit"
-if [ ! -x "$tree/target/release/chariot" ]; then
-  # A half-built tree from an earlier run goes, and so does git's record of it.
-  rm -rf "$tree"
-  git -C "$here" worktree prune
-  git -C "$here" worktree add --detach "$tree" "$commit"
-  (cd "$tree" && cargo build --release --quiet)
+if [ "$positions" != - ]; then
+  tree="$root/build/$commit"
+  if [ ! -x "$tree/target/release/chariot" ]; then
+    # A half-built tree from an earlier run goes, and so does git's record of it.
+    rm -rf "$tree"
+    git -C "$here" worktree prune
+    git -C "$here" worktree add --detach "$tree" "$commit"
+    (cd "$tree" && cargo build --release --quiet)
+  fi
 fi
 seed=2
+# The earlier data come first, as the training reads the files in this order.
 data_args=()
-IFS=',' read -ra counts <<< "$positions"
-for n in "${counts[@]}"; do
-  data="$root/data/$game-g$gen-$commit-s$seed.data"
-  rm -f "$data"
-  "$tree/target/release/chariot" datagen --variant "$game" --out "$data" --positions "$n" \
-    --seed "$seed" --nodes 5000
-  truncate -s $((n * 40)) "$data"
-  data_args+=(--data "$data")
-  seed=$((seed + 1))
-done
+if [ -n "$earlier" ]; then
+  IFS=',' read -ra names <<< "$earlier"
+  for name in "${names[@]}"; do
+    data_args+=(--data "$root/data/$name.data")
+  done
+fi
+if [ "$positions" != - ]; then
+  IFS=',' read -ra counts <<< "$positions"
+  for n in "${counts[@]}"; do
+    data="$root/data/$game-g$gen-$commit-s$seed.data"
+    rm -f "$data"
+    "$tree/target/release/chariot" datagen --variant "$game" --out "$data" --positions "$n" \
+      --seed "$seed" --nodes 5000
+    truncate -s $((n * 40)) "$data"
+    data_args+=(--data "$data")
+    seed=$((seed + 1))
+  done
+fi
 "$here/target/release/chariot" train --variant "$game" "${data_args[@]}" --hidden "$hidden" \
   --epochs 20 --seed 1 --out "$root/nets/$game-g$gen-h$hidden.nnue"
