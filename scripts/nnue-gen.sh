@@ -6,8 +6,8 @@
 #   scripts/nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT [EARLIER]
 #
 # COUNTS is a comma-separated list: the first that many records of the streams of seeds 2, 3, ...
-# in turn (each the same with any number of threads; several seeds let two processes share the
-# work), e.g. `330000,210000`. The commit is built in a worktree under $CHARIOT_NNUE/build, the
+# in turn (each the same with any number of threads, and datagen already plays on every core;
+# several seeds let the work be split across sessions), e.g. `330000,210000`. The commit is built in a worktree under $CHARIOT_NNUE/build, the
 # trainer is this tree's. Output under $CHARIOT_NNUE (default ~/nnue): data/GAME-gGEN-COMMIT-sN.data
 # and nets/GAME-gGEN-hHIDDEN.nnue; copy the network to nets/GAME.nnue to embed it. EARLIER, if
 # given, is a comma-separated list of data files already under $CHARIOT_NNUE/data (names without
@@ -15,7 +15,7 @@
 # them) that the network also trains on, read before the new data. COUNTS and COMMIT `-` play no
 # new games: the network then trains on the EARLIER data alone.
 set -euo pipefail
-gen=${1:?usage: nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT}
+gen=${1:?usage: nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT [EARLIER]}
 game=${2:?the game: chess or xiangqi}
 positions=${3:?records of data}
 hidden=${4:?hidden neurons}
@@ -26,17 +26,6 @@ root=${CHARIOT_NNUE:-$HOME/nnue}
 mkdir -p "$root/data" "$root/nets" "$root/build"
 (cd "$here" && cargo build --release --quiet)
 
-if [ "$positions" != - ]; then
-  tree="$root/build/$commit"
-  if [ ! -x "$tree/target/release/chariot" ]; then
-    # A half-built tree from an earlier run goes, and so does git's record of it.
-    rm -rf "$tree"
-    git -C "$here" worktree prune
-    git -C "$here" worktree add --detach "$tree" "$commit"
-    (cd "$tree" && cargo build --release --quiet)
-  fi
-fi
-seed=2
 # The earlier data come first, as the training reads the files in this order.
 data_args=()
 if [ -n "$earlier" ]; then
@@ -46,6 +35,15 @@ if [ -n "$earlier" ]; then
   done
 fi
 if [ "$positions" != - ]; then
+  tree="$root/build/$commit"
+  if [ ! -x "$tree/target/release/chariot" ]; then
+    # A half-built tree from an earlier run goes, and so does git's record of it.
+    rm -rf "$tree"
+    git -C "$here" worktree prune
+    git -C "$here" worktree add --detach "$tree" "$commit"
+    (cd "$tree" && cargo build --release --quiet)
+  fi
+  seed=2
   IFS=',' read -ra counts <<< "$positions"
   for n in "${counts[@]}"; do
     data="$root/data/$game-g$gen-$commit-s$seed.data"
