@@ -13,7 +13,9 @@
 # given, is a comma-separated list of data files already under $CHARIOT_NNUE/data (names without
 # `.data`, e.g. `chess-g3-31ef624-s2,chess-g3-31ef624-s3`, as earlier runs of this script left
 # them) that the network also trains on, read before the new data. COUNTS and COMMIT `-` play no
-# new games: the network then trains on the EARLIER data alone.
+# new games: the network then trains on the EARLIER data alone. The training runs on
+# CHARIOT_TRAIN_THREADS threads (default 2): a network is the same bit for bit only for the same
+# thread count, as the threads' gradients are summed in another order.
 set -euo pipefail
 gen=${1:?usage: nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT [EARLIER]}
 game=${2:?the game: chess or xiangqi}
@@ -56,4 +58,4 @@ if [ "$positions" != - ]; then
   done
 fi
 "$here/target/release/chariot" train --variant "$game" "${data_args[@]}" --hidden "$hidden" \
-  --epochs 20 --seed 1 --out "$root/nets/$game-g$gen-h$hidden.nnue"
+  --epochs 20 --seed 1 --threads "${CHARIOT_TRAIN_THREADS:-2}" --out "$root/nets/$game-g$gen-h$hidden.nnue"
