@@ -150,10 +150,7 @@ def play_game(number, engines, opening, args, limits, counts):
             except m.EngineError as exc:
                 kind = exc.args[1] if len(exc.args) > 1 else "crash"
                 counts.fail(number, str(exc))
-                if kind == "crash":
-                    engine.kill()
-                else:
-                    engine.kill()  # a hung or late engine is started afresh next game
+                engine.kill()  # a crashed, hung or late engine is started afresh next game
                 return lose, f"{engine.name} {kind} failure", len(ref.moves())
             clocks[side] -= at - sent
             if clocks[side] < -limits["margin"] / 1000:
