@@ -232,7 +232,7 @@ def main():
         a, b = local.engines
         white, black = (b, a) if flip else (a, b)
         with lock:
-            number = len(tally.pairs) * 2 + len(tally.open_pairs) + 1
+            number = tally.games() + 1
         try:
             result, reason, plies = play_game(number, (white, black), fen, args, limits, counts)
         except m.EngineError as exc:  # failed before a move (start-up)
