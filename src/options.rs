@@ -17,7 +17,7 @@ pub const HASH_DEFAULT: i64 = 16;
 pub const HASH_MAX: i64 = 65_536;
 /// The most search threads accepted.
 pub const THREADS_MAX: i64 = 256;
-/// Milliseconds kept back from every clock for GUI and pipe latency, by default.
+/// Milliseconds a move loses outside the search (GUI, pipes), by default.
 pub const OVERHEAD_DEFAULT: i64 = 30;
 /// The most milliseconds of move overhead accepted.
 pub const OVERHEAD_MAX: i64 = 5_000;
@@ -197,7 +197,7 @@ pub static TABLE: &[Spec] = &[
         ucci: Some("moveoverhead"),
         kind: Kind::Spin { default: OVERHEAD_DEFAULT, min: 0, max: OVERHEAD_MAX, zero: None },
         effect: Effect::Set(|s, v| s.overhead_ms = v.int() as u64),
-        doc: "milliseconds kept back from every clock",
+        doc: "milliseconds a move loses outside the search; four are kept back from the clock",
     },
     Spec {
         uci: Some("Clear Hash"),
@@ -456,7 +456,7 @@ pub struct Settings {
     pub hash_mb: usize,
     /// Search threads.
     pub threads: usize,
-    /// Milliseconds kept back from every clock.
+    /// Milliseconds a move loses outside the search (GUI, pipes); see `search::time`.
     pub overhead_ms: u64,
     /// What the GUI wants to see of the search.
     pub view: View,

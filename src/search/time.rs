@@ -16,6 +16,12 @@ const SOFT_SHARE: f64 = 0.6;
 const PONDER_BONUS: u64 = 4;
 /// Never plan for less than this (ms): answering with depth 1 is worse than being a bit slow.
 const MIN_THINK_MS: u64 = 5;
+/// Move overheads kept back from the clock: what this many moves lose outside the search (the
+/// GUI, the pipes, a busy machine) is never planned for thinking. In an increment game the
+/// clock settles where a move costs about the increment; without this reserve it settled just
+/// above one overhead (60-80 ms at 1+0.01), so that one stall of a busy machine lost on time.
+/// With a repeating time control, no more moves than are left before it.
+const RESERVE_MOVES: u64 = 4;
 
 /// Limits in milliseconds; `None` means unbounded by time.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -43,7 +49,8 @@ impl Budget {
                 (time[side].unwrap_or(0), inc[side], *movestogo)
             }
         };
-        let usable = time.saturating_sub(overhead);
+        let reserve = movestogo.map_or(RESERVE_MOVES, |m| u64::from(m).clamp(1, RESERVE_MOVES));
+        let usable = time.saturating_sub(overhead.saturating_mul(reserve));
         let horizon = movestogo.map(|m| m.clamp(1, 50) as u64).unwrap_or(MOVES_HORIZON);
         // An even share of what is left plus most of the increment...
         let mut base = (usable / horizon).saturating_add(inc.saturating_mul(3) / 4);
@@ -106,7 +113,7 @@ mod tests {
         assert_eq!(last.hard, Some(80), "four fifths of the clock less the overhead");
         assert!(last.soft.unwrap() >= 60 && last.soft <= last.hard);
         let two = Budget::plan(&clock(2), 0, 30, false);
-        assert_eq!(two.hard, Some(40), "half of that with two moves to go");
+        assert_eq!(two.hard, Some(28), "two moves to go: two overheads kept, 40% of the rest");
         // The cases of the issue: 5 s for the last move, UCCI's 3 s for one move.
         let five = Limits {
             clock: Some(Clock::Sides { time: [Some(5000); 2], inc: [0; 2], movestogo: Some(1) }),
@@ -139,6 +146,26 @@ mod tests {
         let huge = Budget::plan(&clock(10_000, u64::MAX), 0, 30, false);
         assert!(huge.hard.unwrap() <= (10_000 - 30) * 4 / 10 + 1);
         assert!(huge.soft <= huge.hard);
+    }
+
+    /// A game at 1+0.01 where every move costs 5 ms beyond the search and every search runs to
+    /// its hard limit: the clock settles above the reserve of a few overheads instead of
+    /// sinking to one overhead, where a single stall of the machine loses on time.
+    #[test]
+    fn a_low_clock_keeps_its_reserve() {
+        let (overhead, latency, inc) = (30, 5, 10);
+        let mut clock: u64 = 1000;
+        let mut lowest = clock;
+        for _ in 0..500 {
+            let l = Limits {
+                clock: Some(Clock::Own { time: clock, inc, movestogo: None }),
+                ..Default::default()
+            };
+            let hard = Budget::plan(&l, 0, overhead, false).hard.unwrap();
+            clock = clock.checked_sub(hard + latency).expect("lost on time") + inc;
+            lowest = lowest.min(clock);
+        }
+        assert!(lowest >= 3 * overhead, "the clock fell to {lowest} ms");
     }
 
     #[test]
