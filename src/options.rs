@@ -197,7 +197,7 @@ pub static TABLE: &[Spec] = &[
         ucci: Some("moveoverhead"),
         kind: Kind::Spin { default: OVERHEAD_DEFAULT, min: 0, max: OVERHEAD_MAX, zero: None },
         effect: Effect::Set(|s, v| s.overhead_ms = v.int() as u64),
-        doc: "milliseconds a move loses outside the search; four are kept back from the clock",
+        doc: "milliseconds a move loses outside the search; up to four are kept back from the clock",
     },
     Spec {
         uci: Some("Clear Hash"),
