@@ -34,7 +34,14 @@ fn write_book(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("books");
     std::fs::create_dir_all(&dir).expect("create book dir");
     let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("write book");
+    // Tests run in parallel and rewrite the same books: written in place, a book would be
+    // empty or cut short for a moment, and an engine opening it then plays without it. A
+    // rename replaces the file at once.
+    static WRITES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temporary = dir.join(format!("{name}.{}.{n}.tmp", std::process::id()));
+    std::fs::write(&temporary, bytes).expect("write book");
+    std::fs::rename(&temporary, &path).expect("move book into place");
     path
 }
 
