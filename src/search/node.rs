@@ -48,6 +48,28 @@ const PROBCUT_REDUCTION: i32 = 4;
 /// Late move reductions: the shallowest depth, and the number of moves searched in full first.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 3;
+/// The base reduction is `LMR_BASE + ln(depth) · ln(move number) / LMR_DIVISOR` plies: deep
+/// nodes and late moves are reduced more, both slowly.
+const LMR_BASE: f64 = 0.75;
+const LMR_DIVISOR: f64 = 2.25;
+/// A quiet move's history (butterfly plus continuation) lowers or raises its reduction by one
+/// ply per this much.
+const LMR_HISTORY_DIVISOR: i32 = 8_192;
+
+/// The base late-move reduction for a depth and a move number, each below 64.
+fn lmr_base(depth: i32, i: usize) -> i32 {
+    static TABLE: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                let x = LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR;
+                *r = x.max(0.0) as u8;
+            }
+        }
+        t
+    });
+    i32::from(TABLE[depth.clamp(0, 63) as usize][i.min(63)])
+}
 
 /// The kind of a node, as a type: the search is compiled once per kind, with no flag tests.
 pub(super) trait NodeKind {
@@ -291,6 +313,12 @@ impl<G: Game> Worker<'_, G> {
             let i = searched;
             searched += 1;
             let capture = if tactical { capture_key(&self.board, m) } else { 0 };
+            // The history of a quiet move that may be reduced, read before the move is made.
+            let history = if tactical || in_check || depth < LMR_DEPTH || i < LMR_MOVES {
+                0
+            } else {
+                self.data.history.quiet_order(side, m, piece_square(&self.board, m), earlier)
+            };
             self.play(m, ply);
             let gives_check = self.board.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -302,7 +330,9 @@ impl<G: Game> Worker<'_, G> {
                 let reduce =
                     depth >= LMR_DEPTH && i >= LMR_MOVES && !tactical && !in_check && !gives_check;
                 let r = if reduce {
-                    (1 + i32::from(i > 8) + depth / 8 - i32::from(N::PV)).max(0)
+                    let r = lmr_base(depth, i) - i32::from(N::PV) + i32::from(!improving)
+                        - history / LMR_HISTORY_DIVISOR;
+                    r.clamp(0, new_depth - 1)
                 } else {
                     0
                 };
