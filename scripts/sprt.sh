@@ -13,7 +13,11 @@
 # play one binary with its network against itself with the classic evaluation:
 #   CHARIOT_OLD_OPTS="option.Use NNUE=false" scripts/sprt.sh ./chariot ./chariot chess
 # CHARIOT_SEED shuffles the openings with another seed, for a second run of the same pair whose
-# games are then pooled with the first (`scripts/pool.py`).
+# games are then pooled with the first (`scripts/pool.py`). CHARIOT_CORE pins the match (the tool
+# and both engines) to one core with concurrency 1, so that two matches, or a match and a build
+# on the other core, can share the machine without disturbing each other's clocks:
+#   CHARIOT_CORE=0 scripts/sprt.sh new old chess 0 10 2+0.02 &
+#   CHARIOT_CORE=1 CHARIOT_SEED=2 scripts/sprt.sh other old chess 0 10 2+0.02 &
 set -euo pipefail
 new=${1:?usage: sprt.sh NEW OLD GAME [ELO0 ELO1] [TC] [GAMES]}
 old=${2:?old binary}
@@ -41,8 +45,15 @@ new_opts=()
 old_opts=()
 [ -n "${CHARIOT_NEW_OPTS:-}" ] && IFS=';' read -ra new_opts <<< "$CHARIOT_NEW_OPTS"
 [ -n "${CHARIOT_OLD_OPTS:-}" ] && IFS=';' read -ra old_opts <<< "$CHARIOT_OLD_OPTS"
+concurrency=2
+pin=()
+if [ -n "${CHARIOT_CORE:-}" ]; then
+  concurrency=1
+  pin=(taskset -c "$CHARIOT_CORE")
+  stamp="$stamp-core$CHARIOT_CORE"
+fi
 echo "sprt: $new vs $old, $game, [$elo0, $elo1], $tc; output in $stamp.out" >&2
-python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency 2 \
+"${pin[@]}" python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency "$concurrency" \
   --sprt "$elo0" "$elo1" --log "$stamp.log" ${CHARIOT_SEED:+--seed "$CHARIOT_SEED"} \
   --resign "$resign" --resign-moves 4 --draw 8 --draw-moves 10 --draw-after 80 \
   -e name=new cmd="$new" proto=$proto "${opts[@]}" "${new_opts[@]}" \
