@@ -313,11 +313,13 @@ impl<G: Game> Worker<'_, G> {
             let i = searched;
             searched += 1;
             let capture = if tactical { capture_key(&self.board, m) } else { 0 };
-            // The history of a quiet move that may be reduced, read before the move is made.
-            let history = if tactical || in_check || depth < LMR_DEPTH || i < LMR_MOVES {
-                0
-            } else {
+            // Step 8 (below) reduces late quiet moves; such a move's history is read before
+            // the move is made.
+            let reducible = depth >= LMR_DEPTH && i >= LMR_MOVES && !tactical && !in_check;
+            let history = if reducible {
                 self.data.history.quiet_order(side, m, piece_square(&self.board, m), earlier)
+            } else {
+                0
             };
             self.play(m, ply);
             let gives_check = self.board.in_check();
@@ -327,9 +329,7 @@ impl<G: Game> Worker<'_, G> {
                 -self.negamax::<N>(-beta, -alpha, new_depth, ply + 1)
             } else {
                 // Step 8. Late move reductions for quiet moves ordered late.
-                let reduce =
-                    depth >= LMR_DEPTH && i >= LMR_MOVES && !tactical && !in_check && !gives_check;
-                let r = if reduce {
+                let r = if reducible && !gives_check {
                     let r = lmr_base(depth, i) - i32::from(N::PV) + i32::from(!improving)
                         - history / LMR_HISTORY_DIVISOR;
                     r.clamp(0, new_depth - 1)
