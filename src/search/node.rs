@@ -71,6 +71,13 @@ fn lmr_base(depth: i32, i: usize) -> i32 {
     i32::from(TABLE[depth.clamp(0, 63) as usize][i.min(63)])
 }
 
+/// Singular extension: the shallowest depth, how much shallower the table's bound may be, and
+/// how far below the table's score (centipawns per ply of depth) every other move must stay for
+/// the table's move to count as the only good one.
+const SE_DEPTH: i32 = 8;
+const SE_TT_DEPTH_SLACK: i32 = 3;
+const SE_MARGIN_CP: Score = 2;
+
 /// The kind of a node, as a type: the search is compiled once per kind, with no flag tests.
 pub(super) trait NodeKind {
     /// A node on the principal variation, searched with an open window.
@@ -115,6 +122,10 @@ impl<G: Game> Worker<'_, G> {
     ) -> Score {
         self.data.pv.clear(ply);
         self.ply_now = ply;
+        // In a singular extension search, the table's move is left out: the node's result
+        // describes the other moves only, so it cuts off nothing and is never stored.
+        let excluded = self.data.stack[ply].excluded;
+        let singular_search = !excluded.is_none();
 
         // Step 1. Rules: repetition, the move limit, dead material.
         if let Some(score) = self.board.rule_score(ply) {
@@ -154,7 +165,7 @@ impl<G: Game> Worker<'_, G> {
             if !h.mv.is_none() && self.board.is_legal(h.mv) {
                 tt_move = h.mv;
             }
-            if !N::PV && h.depth >= depth {
+            if !N::PV && !singular_search && h.depth >= depth {
                 let cut = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -188,7 +199,7 @@ impl<G: Game> Worker<'_, G> {
         // the root, where that is not known, it counts as improving, which prunes less.
         let improving = !in_check && (ply < 2 || eval > self.data.stack[ply - 2].static_eval);
 
-        if !N::PV && !in_check {
+        if !N::PV && !in_check && !singular_search {
             // Step 5. Reverse futility pruning: far above beta with little depth left.
             if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta && beta.abs() < MATE_BOUND {
                 return eval;
@@ -256,6 +267,36 @@ impl<G: Game> Worker<'_, G> {
             }
         }
 
+        // Step 6c. Singular extension: when the table's move is the only one that holds its
+        // score (every other move fails well below it in a shallower search), it is searched a
+        // ply deeper. When even the others beat beta, the node is cut off (multi-cut); when
+        // the table's move alone is above beta but not singular, it is searched a ply less.
+        let mut tt_extension = 0;
+        if let Some(h) = hit
+            && !singular_search
+            && !tt_move.is_none()
+            && depth >= SE_DEPTH
+            && h.depth >= depth - SE_TT_DEPTH_SLACK
+            && h.bound != Bound::Upper
+            && h.score.abs() < MATE_BOUND
+            && ply < 2 * self.depth_in_progress.max(1) as usize
+        {
+            let s_beta = h.score - SE_MARGIN_CP * depth * G::UNITS_PER_CP;
+            self.data.stack[ply].excluded = tt_move;
+            let score = self.node::<NonPv>(s_beta - 1, s_beta, (depth - 1) / 2, ply);
+            self.data.stack[ply].excluded = Move::NONE;
+            if self.aborted {
+                return DRAW;
+            }
+            if score < s_beta {
+                tt_extension = 1;
+            } else if s_beta >= beta {
+                return s_beta;
+            } else if h.score >= beta {
+                tt_extension = -1;
+            }
+        }
+
         // Step 7. The move loop, in the picker's order.
         let killers = self.data.stack[ply].killers;
         let earlier = self.earlier_moves(ply);
@@ -284,6 +325,9 @@ impl<G: Game> Worker<'_, G> {
         while let Some(m) =
             picker.next_move(&mut self.data.moves[ply], &self.board, &self.data.history)
         {
+            if m == excluded {
+                continue;
+            }
             let tactical = self.board.is_tactical(m);
             // Late move pruning: at shallow depth, once enough quiet moves have been searched
             // and no mate is being warded off, the quiet moves left are skipped. Only quiet
@@ -323,7 +367,12 @@ impl<G: Game> Worker<'_, G> {
             };
             self.play(m, ply);
             let gives_check = self.board.in_check();
-            let new_depth = depth - 1 + i32::from(gives_check);
+            let extension = if m == tt_move && tt_extension != 0 {
+                tt_extension
+            } else {
+                i32::from(gives_check)
+            };
+            let new_depth = depth - 1 + extension;
 
             let score = if i == 0 {
                 -self.negamax::<N>(-beta, -alpha, new_depth, ply + 1)
@@ -383,6 +432,10 @@ impl<G: Game> Worker<'_, G> {
             }
         }
 
+        if singular_search {
+            // Nothing but the excluded move: the other moves score no better than alpha.
+            return if searched == 0 { alpha } else { best };
+        }
         if ply == 1 {
             self.reply = best_move;
         }
