@@ -18,33 +18,39 @@ const STACK_SLACK: usize = 64;
 pub fn evaluate_fresh<G: Game>(net: &Network, board: &G) -> Score {
     let mut white = vec![0; net.hidden];
     let mut black = vec![0; net.hidden];
-    fill(net, board, &mut white, &mut black);
+    let bucket = net.bucket(fill(net, board, &mut white, &mut black));
     match board.side_to_move() {
-        Side::First => simd::output(net, &white, &black),
-        Side::Second => simd::output(net, &black, &white),
+        Side::First => simd::output(net, &white, &black, bucket),
+        Side::Second => simd::output(net, &black, &white, bucket),
     }
 }
 
-/// Computes both sides' sums of `board` from scratch into `white` and `black`.
-fn fill<G: Game>(net: &Network, board: &G, white: &mut [i16], black: &mut [i16]) {
+/// Computes both sides' sums of `board` from scratch into `white` and `black`, and returns
+/// the number of pieces.
+fn fill<G: Game>(net: &Network, board: &G, white: &mut [i16], black: &mut [i16]) -> u32 {
     let h = net.hidden;
     let layout = Layout::of::<G>();
     white.copy_from_slice(&net.ft_bias);
     black.copy_from_slice(&net.ft_bias);
     let w = &net.ft_weights;
+    let mut pieces = 0;
     board.for_each_piece(|piece, sq| {
         let f = layout.feature(piece, sq, Side::First);
         simd::add(white, &w[f * h..(f + 1) * h]);
         let f = layout.feature(piece, sq, Side::Second);
         simd::add(black, &w[f * h..(f + 1) * h]);
+        pieces += 1;
     });
+    pieces
 }
 
-/// What one push did: the pieces its move changed, and whether the sums are computed.
+/// What one push did: the pieces its move changed, whether the sums are computed, and the
+/// number of pieces on the board after it (which picks the output bucket).
 #[derive(Copy, Clone, Debug, Default)]
 struct Entry {
     changes: Changes,
     computed: bool,
+    pieces: u8,
 }
 
 /// Both sides' accumulators for every position of the current line.
@@ -85,8 +91,8 @@ impl Accumulators {
         self.top = 0;
         let h = self.net.hidden;
         let (white, black) = self.sums[..2 * h].split_at_mut(h);
-        fill(&self.net, board, white, black);
-        self.entries[0] = Entry { changes: Changes::default(), computed: true };
+        let pieces = fill(&self.net, board, white, black) as u8;
+        self.entries[0] = Entry { changes: Changes::default(), computed: true, pieces };
     }
 
     /// Records `m`, about to be played on `board`.
@@ -109,7 +115,11 @@ impl Accumulators {
             self.entries.resize(self.top + 1, Entry::default());
             self.sums.resize((self.top + 1) * 2 * self.net.hidden, 0);
         }
-        self.entries[self.top] = Entry { changes, computed: false };
+        let before = self.entries[self.top - 1].pieces;
+        // A capture removes one more piece than it adds; a promotion swaps one for another.
+        let pieces =
+            (before + changes.added().len() as u8).saturating_sub(changes.removed().len() as u8);
+        self.entries[self.top] = Entry { changes, computed: false, pieces };
     }
 
     /// Forgets the last push.
@@ -130,7 +140,7 @@ impl Accumulators {
             Side::First => (white, black),
             Side::Second => (black, white),
         };
-        simd::output(&self.net, us, them)
+        simd::output(&self.net, us, them, self.net.bucket(u32::from(self.entries[self.top].pieces)))
     }
 
     /// Brings the current position's sums up to date from the last computed ancestor.

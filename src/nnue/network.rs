@@ -12,7 +12,8 @@
 //! | 0 | 8 | magic `CHNNUE01` |
 //! | 8 | 1 | game: 0 chess, 1 xiangqi |
 //! | 9 | 1 | activation: 0 CReLU, 1 SCReLU |
-//! | 10 | 2 | reserved, 0 |
+//! | 10 | 1 | output buckets `B`, 0 read as 1 (files from before the buckets) |
+//! | 11 | 1 | reserved, 0 |
 //! | 12 | 4 | inputs, a `u32` (chess 768, xiangqi 1260) |
 //! | 16 | 4 | hidden size `H`, a `u32`, a multiple of 16 |
 //! | 20 | 4 | `QA`, an `i32`: the first layer's quantisation |
@@ -20,9 +21,12 @@
 //! | 28 | 4 | scale, an `i32`: internal units per unit of the float network's output |
 //! | 32 | 2·inputs·H | first-layer weights, `i16`, input-major (the row of input 0 first) |
 //! | ... | 2·H | first-layer biases, `i16` |
-//! | ... | 4·H | output weights, `i16`: the side to move's half, then the other side's |
-//! | ... | 4 | output bias, an `i32` |
+//! | ... | 4·H·B | output weights, `i16`, bucket by bucket: the side to move's half, then the other side's |
+//! | ... | 4·B | output biases, `i32`, one per bucket |
 //! | ... | 8 | FNV-1a 64 of every byte before it |
+//!
+//! The output layer used for a position is that of its bucket, chosen by the number of pieces
+//! on the board ([`output_bucket`]): the endgame gets weights of its own.
 //!
 //! The output in internal units is `(Σ f(acc)·w / d + bias) · scale / (QA·QB)` with integer
 //! arithmetic, `f` the activation and `d` = `QA` for SCReLU (1 for CReLU); the float network
@@ -36,6 +40,16 @@ const MAGIC: &[u8; 8] = b"CHNNUE01";
 const HEADER_BYTES: usize = 32;
 /// The largest hidden layer a file may declare (a sanity bound against corrupt headers).
 const MAX_HIDDEN: usize = 4096;
+/// The most output buckets a file may declare.
+pub const MAX_BUCKETS: usize = 16;
+
+/// The output bucket of a position with `pieces` pieces on the board (kings and generals
+/// included) among `buckets`: 32 pieces down to 2 split evenly, so with 8 buckets every four
+/// pieces taken off the board move one bucket down. The trainer and the engine share it.
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) as usize * buckets / 32).min(buckets - 1)
+}
 
 /// How the first layer's output is activated.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -135,10 +149,13 @@ pub struct Network {
     pub ft_weights: Vec<i16>,
     /// First-layer biases.
     pub ft_bias: Vec<i16>,
-    /// Output weights: `hidden` for the side to move, then `hidden` for the other side.
+    /// Output buckets: separate output layers chosen by the number of pieces.
+    pub buckets: usize,
+    /// Output weights per bucket: `hidden` for the side to move, then `hidden` for the other
+    /// side.
     pub out_weights: Vec<i16>,
-    /// Output bias, in units of `QA·QB`.
-    pub out_bias: i32,
+    /// Output bias per bucket, in units of `QA·QB`.
+    pub out_bias: Vec<i32>,
 }
 
 /// FNV-1a, 64 bits: a checksum that catches truncated and damaged files.
@@ -181,6 +198,11 @@ impl Network {
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
             return Err(NetError::Field("hidden", hidden as i64));
         }
+        let buckets = match b[10] {
+            0 => 1,
+            n if usize::from(n) <= MAX_BUCKETS => usize::from(n),
+            n => return Err(NetError::Field("buckets", n.into())),
+        };
         let (qa, qb, scale) = (i32_at(b, 20), i32_at(b, 24), i32_at(b, 28));
         // QA bounds the clipped activation, whose square must stay an i16 product away from
         // overflow; QB and the scale only need to be positive.
@@ -193,7 +215,7 @@ impl Network {
         if !(1..=100_000).contains(&scale) {
             return Err(NetError::Field("scale", scale.into()));
         }
-        let expected = Network::file_size(inputs, hidden);
+        let expected = Network::file_size(inputs, hidden, buckets);
         if b.len() != expected {
             return Err(NetError::Size(b.len(), expected));
         }
@@ -208,9 +230,9 @@ impl Network {
         at += 2 * inputs * hidden;
         let ft_bias = i16s(b, at, hidden);
         at += 2 * hidden;
-        let out_weights = i16s(b, at, 2 * hidden);
-        at += 4 * hidden;
-        let out_bias = i32_at(b, at);
+        let out_weights = i16s(b, at, 2 * hidden * buckets);
+        at += 4 * hidden * buckets;
+        let out_bias = (0..buckets).map(|i| i32_at(b, at + 4 * i)).collect();
         Ok(Network {
             variant,
             activation,
@@ -221,14 +243,27 @@ impl Network {
             scale,
             ft_weights,
             ft_bias,
+            buckets,
             out_weights,
             out_bias,
         })
     }
 
-    /// A network of deterministic pseudo-random weights in the ranges trained networks have:
-    /// for tests of the inference and the file handling, and for speed measurements.
+    /// A network of deterministic pseudo-random weights in the ranges trained networks have,
+    /// with one output bucket: for tests of the inference and the file handling, and for
+    /// speed measurements.
     pub fn random(variant: Variant, activation: Activation, hidden: usize, seed: u64) -> Network {
+        Network::random_bucketed(variant, activation, hidden, 1, seed)
+    }
+
+    /// [`Network::random`] with `buckets` output buckets.
+    pub fn random_bucketed(
+        variant: Variant,
+        activation: Activation,
+        hidden: usize,
+        buckets: usize,
+        seed: u64,
+    ) -> Network {
         let mut state = seed;
         let mut next = |lo: i32, hi: i32| {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -245,19 +280,20 @@ impl Network {
             scale: 400,
             ft_weights: (0..inputs * hidden).map(|_| next(-50, 50)).collect(),
             ft_bias: (0..hidden).map(|_| next(-30, 120)).collect(),
-            out_weights: (0..2 * hidden).map(|_| next(-127, 127)).collect(),
-            out_bias: i32::from(next(-3000, 3000)),
+            buckets,
+            out_weights: (0..2 * hidden * buckets).map(|_| next(-127, 127)).collect(),
+            out_bias: (0..buckets).map(|_| i32::from(next(-3000, 3000))).collect(),
         }
     }
 
     /// The size of a file with these dimensions.
-    fn file_size(inputs: usize, hidden: usize) -> usize {
-        HEADER_BYTES + 2 * inputs * hidden + 2 * hidden + 4 * hidden + 4 + 8
+    fn file_size(inputs: usize, hidden: usize, buckets: usize) -> usize {
+        HEADER_BYTES + 2 * inputs * hidden + 2 * hidden + (4 * hidden + 4) * buckets + 8
     }
 
     /// The network as a file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(Network::file_size(self.inputs, self.hidden));
+        let mut b = Vec::with_capacity(Network::file_size(self.inputs, self.hidden, self.buckets));
         b.extend_from_slice(MAGIC);
         b.push(match self.variant {
             Variant::Chess => 0,
@@ -267,14 +303,17 @@ impl Network {
             Activation::CRelu => 0,
             Activation::SCRelu => 1,
         });
-        b.extend_from_slice(&[0, 0]);
+        // One bucket is written as 0, so that files from before the buckets stay the same.
+        b.extend_from_slice(&[if self.buckets == 1 { 0 } else { self.buckets as u8 }, 0]);
         for v in [self.inputs as i32, self.hidden as i32, self.qa, self.qb, self.scale] {
             b.extend_from_slice(&v.to_le_bytes());
         }
         for w in self.ft_weights.iter().chain(&self.ft_bias).chain(&self.out_weights) {
             b.extend_from_slice(&w.to_le_bytes());
         }
-        b.extend_from_slice(&self.out_bias.to_le_bytes());
+        for bias in &self.out_bias {
+            b.extend_from_slice(&bias.to_le_bytes());
+        }
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
         b
@@ -289,12 +328,26 @@ impl Network {
         }
     }
 
-    /// The output for the accumulators `us` (side to move) and `them`, in internal units:
-    /// the reference arithmetic every faster path must reproduce exactly.
-    pub fn output_reference(&self, us: &[i16], them: &[i16]) -> i32 {
+    /// The output bucket of a position with `pieces` pieces.
+    #[inline]
+    pub fn bucket(&self, pieces: u32) -> usize {
+        output_bucket(pieces, self.buckets)
+    }
+
+    /// The output weights of `bucket`: the side to move's half, then the other side's.
+    #[inline]
+    pub fn bucket_weights(&self, bucket: usize) -> (&[i16], &[i16]) {
         let h = self.hidden;
+        self.out_weights[2 * h * bucket..2 * h * (bucket + 1)].split_at(h)
+    }
+
+    /// The output for the accumulators `us` (side to move) and `them` through output bucket
+    /// `bucket`, in internal units: the reference arithmetic every faster path must
+    /// reproduce exactly.
+    pub fn output_reference(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        let (w_us, w_them) = self.bucket_weights(bucket);
         let mut sum = 0i32;
-        for (acc, w) in [(us, &self.out_weights[..h]), (them, &self.out_weights[h..])] {
+        for (acc, w) in [(us, w_us), (them, w_them)] {
             for (&a, &w) in acc.iter().zip(w) {
                 let c = i32::from(a).clamp(0, self.qa);
                 // c·w is taken as an i16 product, and SCReLU multiplies by c once more in 32
@@ -310,7 +363,7 @@ impl Network {
         if self.activation == Activation::SCRelu {
             sum /= self.qa;
         }
-        let out = i64::from(sum) + i64::from(self.out_bias);
+        let out = i64::from(sum) + i64::from(self.out_bias[bucket]);
         (out * i64::from(self.scale) / i64::from(self.qa * self.qb)) as i32
     }
 }
@@ -339,6 +392,8 @@ mod tests {
                 Err(NetError::Size(..))
             ));
             assert_eq!(Network::from_bytes(b"hello"), Err(NetError::Magic));
+            let bucketed = Network::random_bucketed(v, Activation::SCRelu, 16, 8, 2);
+            assert_eq!(Network::from_bytes(&bucketed.to_bytes()), Ok(bucketed));
         }
         assert!(tiny(Variant::Chess).check_variant(Variant::Xiangqi).is_err());
     }
@@ -357,5 +412,24 @@ mod tests {
         assert_eq!(xq.feature(0, 4, Side::First), 4);
         assert_eq!(xq.feature(7, 85, Side::Second), 4);
         assert_eq!(xq.feature(0, 4, Side::Second), 7 * 90 + 85);
+    }
+}
+
+#[cfg(test)]
+mod bucket_tests {
+    use super::*;
+
+    #[test]
+    fn eight_buckets_move_down_every_four_pieces() {
+        assert_eq!(output_bucket(32, 8), 7);
+        assert_eq!(output_bucket(30, 8), 7);
+        assert_eq!(output_bucket(29, 8), 6);
+        assert_eq!(output_bucket(6, 8), 1);
+        assert_eq!(output_bucket(5, 8), 0);
+        assert_eq!(output_bucket(2, 8), 0);
+        // Never out of range, whatever the count.
+        assert_eq!(output_bucket(0, 8), 0);
+        assert_eq!(output_bucket(40, 8), 7);
+        assert_eq!(output_bucket(32, 1), 0);
     }
 }

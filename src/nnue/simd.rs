@@ -100,20 +100,16 @@ fn dot_kernel(acc: &[i16], w: &[i16], qa: i16, squared: bool) -> i32 {
 
 /// The output layer over both accumulators, in internal units.
 #[inline(always)]
-fn output_kernel(net: &Network, us: &[i16], them: &[i16]) -> i32 {
-    let h = net.hidden;
+fn output_kernel(net: &Network, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+    let (w_us, w_them) = net.bucket_weights(bucket);
     let qa = net.qa as i16;
     let squared = net.activation == Activation::SCRelu;
-    let mut sum = dot_kernel(us, &net.out_weights[..h], qa, squared).wrapping_add(dot_kernel(
-        them,
-        &net.out_weights[h..],
-        qa,
-        squared,
-    ));
+    let mut sum =
+        dot_kernel(us, w_us, qa, squared).wrapping_add(dot_kernel(them, w_them, qa, squared));
     if squared {
         sum /= net.qa;
     }
-    let out = i64::from(sum) + i64::from(net.out_bias);
+    let out = i64::from(sum) + i64::from(net.out_bias[bucket]);
     (out * i64::from(net.scale) / i64::from(net.qa * net.qb)) as i32
 }
 
@@ -122,14 +118,15 @@ fn output_kernel(net: &Network, us: &[i16], them: &[i16]) -> i32 {
 /// layer was most of the network's cost).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn output_avx2_madd(net: &Network, us: &[i16], them: &[i16]) -> i32 {
+fn output_avx2_madd(net: &Network, us: &[i16], them: &[i16], bucket: usize) -> i32 {
     use std::arch::x86_64::*;
     let h = net.hidden;
+    let (w_us, w_them) = net.bucket_weights(bucket);
     let squared = net.activation == Activation::SCRelu;
     let zero = _mm256_setzero_si256();
     let qa = _mm256_set1_epi16(net.qa as i16);
     let mut sum = _mm256_setzero_si256();
-    for (acc, w) in [(us, &net.out_weights[..h]), (them, &net.out_weights[h..])] {
+    for (acc, w) in [(us, w_us), (them, w_them)] {
         assert!(acc.len() >= h && w.len() >= h && h.is_multiple_of(16));
         for i in (0..h).step_by(16) {
             // SAFETY: `i + 16 <= h` and both slices hold at least `h` values (asserted
@@ -158,7 +155,7 @@ fn output_avx2_madd(net: &Network, us: &[i16], them: &[i16]) -> i32 {
     if squared {
         total /= net.qa;
     }
-    let out = i64::from(total) + i64::from(net.out_bias);
+    let out = i64::from(total) + i64::from(net.out_bias[bucket]);
     (out * i64::from(net.scale) / i64::from(net.qa * net.qb)) as i32
 }
 
@@ -201,19 +198,19 @@ dispatch!(
     add_sub2, add_sub2_avx2, add_sub2_kernel,
     (dst: &mut [i16], src: &[i16], a: &[i16], s1: &[i16], s2: &[i16])
 );
-/// The network's output for the accumulators `us` (side to move) and `them`, in internal
-/// units; equal to [`Network::output_reference`].
+/// The network's output for the accumulators `us` (side to move) and `them` through output
+/// bucket `bucket`, in internal units; equal to [`Network::output_reference`].
 #[inline]
-pub fn output(net: &Network, us: &[i16], them: &[i16]) -> i32 {
+pub fn output(net: &Network, us: &[i16], them: &[i16], bucket: usize) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if selected() == Path::Avx2 {
         // SAFETY: `selected` returns `Avx2` only when the CPU reports AVX2.
-        return unsafe { output_avx2_madd(net, us, them) };
+        return unsafe { output_avx2_madd(net, us, them, bucket) };
     }
-    output_kernel(net, us, them)
+    output_kernel(net, us, them, bucket)
 }
 
 /// The portable path's output, whatever the CPU: for tests comparing the paths.
-pub fn output_portable(net: &Network, us: &[i16], them: &[i16]) -> i32 {
-    output_kernel(net, us, them)
+pub fn output_portable(net: &Network, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+    output_kernel(net, us, them, bucket)
 }

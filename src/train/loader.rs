@@ -51,6 +51,12 @@ impl Sample {
         }
     }
 
+    /// The number of pieces on the board (which picks the output bucket).
+    #[inline]
+    pub fn pieces(&self) -> u32 {
+        self.occupancy[0].count_ones() + self.occupancy[1].count_ones()
+    }
+
     /// The training target: `lambda` of the score's win probability, `sigmoid(score / k)`,
     /// and the rest of the game's result, both from the side to move's view.
     #[inline]

@@ -6,7 +6,10 @@
 //! the first layer's bias plus the weight rows of the pieces as that side sees them
 //! ([`Layout::feature`](crate::nnue::network::Layout::feature): chess 768 inputs, xiangqi 1260);
 //! each neuron is clipped to `[0, 1]` and squared (SCReLU); one output neuron reads the side to
-//! move's `H` values and then the other side's. Trained in `f32`, then quantised: first layer
+//! move's `H` values and then the other side's. With `--buckets B` there are `B` output layers
+//! and a position uses the one its number of pieces picks
+//! ([`output_bucket`](crate::nnue::network::output_bucket)), so that openings and endgames
+//! weigh the same neurons differently. Trained in `f32`, then quantised: first layer
 //! `round(w·255)` as `i16`, output weights `round(w·64)` as `i16`, output bias
 //! `round(b·255·64)` as `i32`. Every weight is clipped to ±1.98 after each step so that the
 //! quantised products fit the engine's `i16` arithmetic. Rounding the output weights leaves a
@@ -61,6 +64,7 @@ mod tests;
 
 use crate::game::Variant;
 use crate::nnue::data::{RECORD_BYTES, RecordError};
+use crate::nnue::network::MAX_BUCKETS;
 use loader::{Features, Sample};
 use net::{Adam, Checkpoint, Net, Rng, Scratch};
 use std::path::{Path, PathBuf};
@@ -138,6 +142,10 @@ pub struct Options {
     /// Neurons per accumulator, a multiple of 16.
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
+    /// Output buckets: separate output layers chosen by the number of pieces on the board
+    /// (1 to 16; 8 moves one bucket every four pieces).
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     /// Passes over the data.
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
@@ -201,6 +209,7 @@ impl Options {
             variant,
             data,
             hidden: 256,
+            buckets: 1,
             epochs: 20,
             batch: 16384,
             lr: 0.001,
@@ -250,6 +259,9 @@ impl Options {
                 "--hidden {} must be a multiple of 16 up to {MAX_HIDDEN}",
                 self.hidden
             ));
+        }
+        if !(1..=MAX_BUCKETS).contains(&self.buckets) {
+            return fail(format!("--buckets {} must be in 1..={MAX_BUCKETS}", self.buckets));
         }
         if self.epochs == 0 || self.batch == 0 || self.step == 0 {
             return fail("--epochs, --batch and --step must be at least 1".into());
@@ -440,13 +452,19 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
     let (net, adam, done) = match &opts.resume {
         Some(path) => {
             let c = Checkpoint::load(path)?;
-            if c.net.variant != opts.variant || c.net.hidden != opts.hidden {
+            if c.net.variant != opts.variant
+                || c.net.hidden != opts.hidden
+                || c.net.buckets != opts.buckets
+            {
                 let why = format!(
-                    "it holds a {} network of hidden size {}, the options ask for {} and {}",
+                    "it holds a {} network of hidden size {} with {} output buckets, the options \
+                     ask for {}, {} and {}",
                     c.net.variant.name(),
                     c.net.hidden,
+                    c.net.buckets,
                     opts.variant.name(),
-                    opts.hidden
+                    opts.hidden,
+                    opts.buckets
                 );
                 return Err(TrainError::Checkpoint(path.clone(), why));
             }
@@ -454,7 +472,12 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
             (c.net, c.adam, c.epoch as usize)
         }
         None => {
-            let net = Net::new(opts.variant, opts.hidden, &mut Rng::new(opts.seed, STREAM_INIT));
+            let net = Net::new(
+                opts.variant,
+                opts.hidden,
+                opts.buckets,
+                &mut Rng::new(opts.seed, STREAM_INIT),
+            );
             let adam = Adam::new(net.params.len());
             (net, adam, 0)
         }

@@ -1,7 +1,8 @@
 //! The float network being trained: forward and backward passes over sparse inputs, Adam,
 //! checkpoints, and quantisation into the engine's [`Network`].
 //!
-//! All parameters live in one flat vector, `[ft weights | ft bias | out weights | out bias]`,
+//! All parameters live in one flat vector, `[ft weights | ft bias | out weights | out biases]`
+//! (the output layer once per output bucket),
 //! so that Adam, weight clipping, gradient sums and checkpoints are plain loops over slices.
 //! The hidden size is a multiple of [`LANES`], and every loop over it is written element-wise
 //! or with `LANES` partial sums so that the compiler vectorises it (a float sum is only
@@ -10,7 +11,7 @@
 use super::TrainError;
 use super::loader::{Features, MAX_FEATURES, Sample};
 use crate::game::Variant;
-use crate::nnue::network::{Activation, Layout, Network};
+use crate::nnue::network::{Activation, Layout, MAX_BUCKETS, Network, output_bucket};
 use std::io::Write;
 use std::path::Path;
 
@@ -75,7 +76,8 @@ impl Rng {
     }
 }
 
-/// The float network: `inputs → hidden` per perspective, SCReLU, then one output over both.
+/// The float network: `inputs → hidden` per perspective, SCReLU, then one output over both,
+/// from the output layer of the position's bucket.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
     /// The game.
@@ -84,8 +86,10 @@ pub struct Net {
     pub inputs: usize,
     /// Neurons per accumulator.
     pub hidden: usize,
-    /// Every parameter: ft weights (input-major), ft bias, out weights (side to move's half
-    /// first), out bias.
+    /// Output buckets ([`output_bucket`]).
+    pub buckets: usize,
+    /// Every parameter: ft weights (input-major), ft bias, out weights (bucket by bucket, the
+    /// side to move's half first), out biases (one per bucket).
     pub params: Vec<f32>,
 }
 
@@ -105,17 +109,17 @@ struct PartsMut<'a, T> {
     out_bias: &'a mut [T],
 }
 
-fn split<T>(all: &[T], inputs: usize, hidden: usize) -> Parts<'_, T> {
+fn split<T>(all: &[T], inputs: usize, hidden: usize, buckets: usize) -> Parts<'_, T> {
     let (ft_weights, rest) = all.split_at(inputs * hidden);
     let (ft_bias, rest) = rest.split_at(hidden);
-    let (out_weights, out_bias) = rest.split_at(2 * hidden);
+    let (out_weights, out_bias) = rest.split_at(2 * hidden * buckets);
     Parts { ft_weights, ft_bias, out_weights, out_bias }
 }
 
-fn split_mut<T>(all: &mut [T], inputs: usize, hidden: usize) -> PartsMut<'_, T> {
+fn split_mut<T>(all: &mut [T], inputs: usize, hidden: usize, buckets: usize) -> PartsMut<'_, T> {
     let (ft_weights, rest) = all.split_at_mut(inputs * hidden);
     let (ft_bias, rest) = rest.split_at_mut(hidden);
-    let (out_weights, out_bias) = rest.split_at_mut(2 * hidden);
+    let (out_weights, out_bias) = rest.split_at_mut(2 * hidden * buckets);
     PartsMut { ft_weights, ft_bias, out_weights, out_bias }
 }
 
@@ -237,17 +241,18 @@ fn gradient_body(
 pub fn accumulate(task: Task<'_>, sample: &Sample, grad: &mut [f32], s: &mut Scratch) -> f32 {
     let Task { net, features, lambda, k } = task;
     let h = net.hidden;
-    let p = split(&net.params, net.inputs, h);
+    let p = split(&net.params, net.inputs, h, net.buckets);
     let n = sample.features(features, &mut s.f_us, &mut s.f_them);
-    let out = forward_parts(&p, h, &s.f_us[..n], &s.f_them[..n], &mut s.us, &mut s.them);
+    let b = output_bucket(n as u32, net.buckets);
+    let out = forward_parts(&p, h, b, &s.f_us[..n], &s.f_them[..n], &mut s.us, &mut s.them);
     let prediction = sigmoid(out);
     let err = prediction - sample.target(lambda, k);
     // d(err²)/d(out) through the sigmoid.
     let d_out = 2.0 * err * prediction * (1.0 - prediction);
-    let g = split_mut(grad, net.inputs, h);
-    g.out_bias[0] += d_out;
-    let (w_us, w_them) = p.out_weights.split_at(h);
-    let (g_us, g_them) = g.out_weights.split_at_mut(h);
+    let g = split_mut(grad, net.inputs, h, net.buckets);
+    g.out_bias[b] += d_out;
+    let (w_us, w_them) = p.out_weights[2 * h * b..2 * h * (b + 1)].split_at(h);
+    let (g_us, g_them) = g.out_weights[2 * h * b..2 * h * (b + 1)].split_at_mut(h);
     for (acc, w, gw, d) in
         [(&s.us, w_us, g_us, &mut s.d_us), (&s.them, w_them, g_them, &mut s.d_them)]
     {
@@ -270,11 +275,13 @@ pub fn accumulate(task: Task<'_>, sample: &Sample, grad: &mut [f32], s: &mut Scr
     err * err
 }
 
-/// The output before the sigmoid, leaving the two accumulators in `us` and `them`.
+/// The output before the sigmoid through output bucket `bucket`, leaving the two
+/// accumulators in `us` and `them`.
 #[inline(always)]
 fn forward_parts(
     p: &Parts<'_, f32>,
     h: usize,
+    bucket: usize,
     f_us: &[u16],
     f_them: &[u16],
     us: &mut [f32],
@@ -287,34 +294,37 @@ fn forward_parts(
             add_row(acc, &p.ft_weights[at..at + h]);
         }
     }
-    let (w_us, w_them) = p.out_weights.split_at(h);
-    screlu_dot(us, w_us) + screlu_dot(them, w_them) + p.out_bias[0]
+    let (w_us, w_them) = p.out_weights[2 * h * bucket..2 * h * (bucket + 1)].split_at(h);
+    screlu_dot(us, w_us) + screlu_dot(them, w_them) + p.out_bias[bucket]
 }
 
 impl Net {
     /// A randomly initialised network: first-layer weights uniform in ±1/√inputs and output
-    /// weights in ±1/√(2·hidden) (fan-in scaling), biases zero.
-    pub fn new(variant: Variant, hidden: usize, rng: &mut Rng) -> Net {
+    /// weights in ±1/√(2·hidden) (fan-in scaling), biases zero. With one bucket the random
+    /// draws are those of the networks made before the buckets, so that old recipes still
+    /// give the same network.
+    pub fn new(variant: Variant, hidden: usize, buckets: usize, rng: &mut Rng) -> Net {
         let inputs = Layout::for_variant(variant).inputs();
-        let mut params = vec![0.0f32; Net::size(inputs, hidden)];
+        let mut params = vec![0.0f32; Net::size(inputs, hidden, buckets)];
         let ft = 1.0 / (inputs as f32).sqrt();
         let out = 1.0 / ((2 * hidden) as f32).sqrt();
-        let p = split_mut(&mut params, inputs, hidden);
+        let p = split_mut(&mut params, inputs, hidden, buckets);
         p.ft_weights.iter_mut().for_each(|w| *w = ft * rng.symmetric());
         p.out_weights.iter_mut().for_each(|w| *w = out * rng.symmetric());
-        Net { variant, inputs, hidden, params }
+        Net { variant, inputs, hidden, buckets, params }
     }
 
     /// The number of parameters.
-    pub fn size(inputs: usize, hidden: usize) -> usize {
-        inputs * hidden + hidden + 2 * hidden + 1
+    pub fn size(inputs: usize, hidden: usize, buckets: usize) -> usize {
+        inputs * hidden + hidden + (2 * hidden + 1) * buckets
     }
 
     /// The output before the sigmoid (multiply by the scale for internal units).
     pub fn forward(&self, features: &Features, sample: &Sample, s: &mut Scratch) -> f32 {
         let n = sample.features(features, &mut s.f_us, &mut s.f_them);
-        let p = split(&self.params, self.inputs, self.hidden);
-        forward_parts(&p, self.hidden, &s.f_us[..n], &s.f_them[..n], &mut s.us, &mut s.them)
+        let p = split(&self.params, self.inputs, self.hidden, self.buckets);
+        let b = output_bucket(n as u32, self.buckets);
+        forward_parts(&p, self.hidden, b, &s.f_us[..n], &s.f_them[..n], &mut s.us, &mut s.them)
     }
 
     /// The squared error of a position.
@@ -332,7 +342,7 @@ impl Net {
 
     /// The quantised network the engine reads, with `scale` internal units per unit of output.
     pub fn quantise(&self, scale: i32) -> Network {
-        let p = split(&self.params, self.inputs, self.hidden);
+        let p = split(&self.params, self.inputs, self.hidden, self.buckets);
         // `as` saturates, and clipping keeps every weight far inside the range anyway.
         let q = |w: f32, by: i32| (w * by as f32).round() as i16;
         Network {
@@ -345,8 +355,13 @@ impl Net {
             scale,
             ft_weights: p.ft_weights.iter().map(|&w| q(w, QA)).collect(),
             ft_bias: p.ft_bias.iter().map(|&w| q(w, QA)).collect(),
+            buckets: self.buckets,
             out_weights: p.out_weights.iter().map(|&w| q(w, QB)).collect(),
-            out_bias: (f64::from(p.out_bias[0]) * f64::from(QA * QB)).round() as i32,
+            out_bias: p
+                .out_bias
+                .iter()
+                .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
+                .collect(),
         }
     }
 }
@@ -368,11 +383,12 @@ pub fn quantised_eval(net: &Network, features: &Features, sample: &Sample) -> i3
         }
         acc
     };
-    net.output_reference(&acc(&f_us[..n]), &acc(&f_them[..n]))
+    net.output_reference(&acc(&f_us[..n]), &acc(&f_them[..n]), net.bucket(n as u32))
 }
 
-/// Moves the quantised output bias by the mean difference between the float and the quantised
-/// outputs over `samples`, and returns that difference in internal units.
+/// Moves each bucket's quantised output bias by the mean difference between the float and the
+/// quantised outputs over the bucket's `samples`, and returns the mean difference over all of
+/// them in internal units.
 ///
 /// Rounding the output weights to 1/`QB` errs by up to 1/(2·`QB`) per weight; for neurons
 /// that are active in almost every position the errors add up to a near-constant offset
@@ -383,17 +399,21 @@ pub fn calibrate(network: &mut Network, net: &Net, features: &Features, samples:
     }
     let mut s = Scratch::new(net.hidden);
     let k = f64::from(network.scale);
-    let diff: f64 = samples
-        .iter()
-        .map(|x| {
-            f64::from(net.forward(features, x, &mut s)) * k
-                - f64::from(quantised_eval(network, features, x))
-        })
-        .sum::<f64>()
-        / samples.len() as f64;
-    let shift = diff / k * f64::from(network.qa * network.qb);
-    network.out_bias = network.out_bias.saturating_add(shift.round() as i32);
-    diff
+    let mut sums = vec![(0.0f64, 0usize); network.buckets];
+    for x in samples {
+        let d = f64::from(net.forward(features, x, &mut s)) * k
+            - f64::from(quantised_eval(network, features, x));
+        let slot = &mut sums[network.bucket(x.pieces())];
+        slot.0 += d;
+        slot.1 += 1;
+    }
+    for (bias, &(sum, n)) in network.out_bias.iter_mut().zip(&sums) {
+        if n > 0 {
+            let shift = sum / n as f64 / k * f64::from(network.qa * network.qb);
+            *bias = bias.saturating_add(shift.round() as i32);
+        }
+    }
+    sums.iter().map(|&(sum, _)| sum).sum::<f64>() / samples.len() as f64
 }
 
 /// Adam's state: the decaying mean and mean square of each parameter's gradient.
@@ -481,13 +501,14 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    /// Writes the checkpoint: a 32-byte header (magic, game, inputs, hidden, epoch, Adam's
-    /// step count), then the parameters, Adam's means and mean squares as little-endian `f32`.
+    /// Writes the checkpoint: a 32-byte header (magic, game, output buckets (0 for one),
+    /// inputs, hidden, epoch, Adam's step count), then the parameters, Adam's means and mean squares as little-endian `f32`.
     pub fn save(&self, path: &Path) -> Result<(), TrainError> {
         let net = &self.net;
         let mut b = Vec::with_capacity(CHECKPOINT_HEADER + 12 * net.params.len());
         b.extend_from_slice(CHECKPOINT_MAGIC);
-        b.extend_from_slice(&[u8::from(net.variant == Variant::Xiangqi), 0, 0, 0]);
+        let buckets = if net.buckets == 1 { 0 } else { net.buckets as u8 };
+        b.extend_from_slice(&[u8::from(net.variant == Variant::Xiangqi), buckets, 0, 0]);
         for v in [net.inputs as u32, net.hidden as u32, self.epoch] {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -518,12 +539,17 @@ impl Checkpoint {
             _ => return Err(bad("unknown game")),
         };
         let (inputs, hidden, epoch) = (u32_at(12) as usize, u32_at(16) as usize, u32_at(20));
-        if inputs != Layout::for_variant(variant).inputs() || hidden == 0 || hidden % LANES != 0 {
+        let buckets = usize::from(b[9].max(1));
+        if inputs != Layout::for_variant(variant).inputs()
+            || hidden == 0
+            || hidden % LANES != 0
+            || buckets > MAX_BUCKETS
+        {
             return Err(bad("bad dimensions"));
         }
         let mut t = [0u8; 8];
         t.copy_from_slice(&b[24..32]);
-        let size = Net::size(inputs, hidden);
+        let size = Net::size(inputs, hidden, buckets);
         if b.len() != CHECKPOINT_HEADER + 12 * size {
             return Err(bad("truncated or oversized"));
         }
@@ -532,7 +558,7 @@ impl Checkpoint {
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         Ok(Checkpoint {
-            net: Net { variant, inputs, hidden, params: floats[..size].to_vec() },
+            net: Net { variant, inputs, hidden, buckets, params: floats[..size].to_vec() },
             adam: Adam {
                 m: floats[size..2 * size].to_vec(),
                 v: floats[2 * size..].to_vec(),

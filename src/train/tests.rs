@@ -79,7 +79,7 @@ fn write_records(path: &Path, records: &[Record]) {
 }
 
 /// Trains a small network on random games and returns it with its data and its loss before.
-fn trained(variant: Variant, hidden: usize) -> (Trainer, Vec<Sample>, f64) {
+fn trained(variant: Variant, hidden: usize, buckets: usize) -> (Trainer, Vec<Sample>, f64) {
     let records = match variant {
         Variant::Chess => random_games::<Chess>(CHESS_FENS, 3000, 5),
         Variant::Xiangqi => random_games::<Xiangqi>(XIANGQI_FENS, 3000, 5),
@@ -89,7 +89,7 @@ fn trained(variant: Variant, hidden: usize) -> (Trainer, Vec<Sample>, f64) {
         Variant::Chess => CHESS_SCALE,
         Variant::Xiangqi => XIANGQI_SCALE,
     } as f32;
-    let net = Net::new(variant, hidden, &mut Rng::new(3, 1));
+    let net = Net::new(variant, hidden, buckets, &mut Rng::new(3, 1));
     let adam = Adam::new(net.params.len());
     let mut trainer = Trainer::new(net, adam, 2, 1.0, k);
     let before = trainer.loss(&data);
@@ -103,14 +103,18 @@ fn trained(variant: Variant, hidden: usize) -> (Trainer, Vec<Sample>, f64) {
 
 #[test]
 fn training_reduces_the_loss_and_quantisation_keeps_the_output() {
-    for (variant, k) in [(Variant::Chess, CHESS_SCALE), (Variant::Xiangqi, XIANGQI_SCALE)] {
-        let (mut trainer, data, before) = trained(variant, 32);
+    // One output bucket for chess, eight for xiangqi: the quantised buckets must match too.
+    for (variant, k, buckets) in
+        [(Variant::Chess, CHESS_SCALE, 1), (Variant::Xiangqi, XIANGQI_SCALE, 8)]
+    {
+        let (mut trainer, data, before) = trained(variant, 32, buckets);
         let after = trainer.loss(&data);
         assert!(after < 0.4 * before, "{variant:?}: loss {before} -> {after}");
 
         let mut network = trainer.net.quantise(k);
         net::calibrate(&mut network, &trainer.net, trainer.features(), &data[..data.len() / 2]);
         let network = Network::from_bytes(&network.to_bytes()).expect("valid file");
+        assert_eq!(network.buckets, buckets);
         let mut s = Scratch::new(trainer.net.hidden);
         let mut worst = 0.0f32;
         let mut mean = 0.0f32;
@@ -138,7 +142,8 @@ fn gradients_match_finite_differences() {
     let records = random_games::<Chess>(CHESS_FENS, 8, 11);
     let data = samples(&records);
     let features = Features::new(Variant::Chess);
-    let mut net = Net::new(Variant::Chess, 16, &mut Rng::new(7, 1));
+    let buckets = 4;
+    let mut net = Net::new(Variant::Chess, 16, buckets, &mut Rng::new(7, 1));
     // Larger weights than the initialisation's put neurons on both sides of the clipping.
     let ft = net.inputs * net.hidden;
     net.params[..ft].iter_mut().for_each(|w| *w *= 8.0);
@@ -165,7 +170,12 @@ fn gradients_match_finite_differences() {
         them[2] as usize * h + 5,
         them[0] as usize * h + 15,
     ];
-    probes.extend([ft + 2, ft + 9, ft + h + 1, ft + h + 20, ft + 3 * h]);
+    probes.extend([ft + 2, ft + 9]);
+    // The output weights and bias of the first position's bucket, and of another bucket.
+    let bucket = crate::nnue::network::output_bucket(n as u32, buckets);
+    let (out, bias) = (ft + h + 2 * h * bucket, ft + h + 2 * h * buckets);
+    probes.extend([out + 1, out + 20, out + 2 * h - 1, bias + bucket]);
+    probes.extend([ft + h + 2 * h * ((bucket + 1) % buckets) + 3]);
     let eps = 1e-3f32;
     let mut checked = 0;
     for &i in &probes {
@@ -255,7 +265,7 @@ fn loading_keeps_one_game_and_the_features_follow_the_layout() {
 fn checkpoints_round_trip_and_training_resumes() {
     let dir = temp_dir("checkpoint");
     let mut rng = Rng::new(9, 1);
-    let net = Net::new(Variant::Xiangqi, 16, &mut rng);
+    let net = Net::new(Variant::Xiangqi, 16, 8, &mut rng);
     let mut adam = Adam::new(net.params.len());
     adam.t = 42;
     adam.m.iter_mut().for_each(|m| *m = rng.symmetric());
@@ -348,12 +358,20 @@ fn the_engine_evaluates_as_the_trainer_quantises() {
     fn check<G: Game>(fens: &[&str], seed: u64) {
         let variant = G::VARIANT;
         let mut rng = Rng::new(seed, 7);
-        let net = Network::random(variant, crate::nnue::network::Activation::SCRelu, 32, seed);
+        // Eight output buckets: trainer and engine must pick the same one.
+        let net = Network::random_bucketed(
+            variant,
+            crate::nnue::network::Activation::SCRelu,
+            32,
+            8,
+            seed,
+        );
         let features = Features::new(variant);
         for fen in fens {
             let mut board = G::from_fen(fen).expect("valid FEN");
             let mut list = MoveList::new();
-            for _ in 0..40 {
+            // Long enough for captures to move the position through several buckets.
+            for _ in 0..120 {
                 let sample = Sample::new(&Record::new(&board, 0, Outcome::Draw, 0).expect("fits"));
                 let trainer = net::quantised_eval(&net, &features, &sample);
                 let engine = crate::nnue::accumulator::evaluate_fresh(&net, &board);
