@@ -11,13 +11,13 @@
 # built in a worktree under $CHARIOT_NNUE/build, the trainer is this tree's. Output under
 # $CHARIOT_NNUE (default ~/nnue): data/GAME-gGEN-COMMIT-sN.data and nets/GAME-gGEN-hHIDDEN.nnue
 # (-bB before .nnue for B output buckets); copy the network to nets/GAME.nnue to embed it.
-# EARLIER, if given, is a comma-separated list of data files already under $CHARIOT_NNUE/data (names without
-# `.data`, e.g. `chess-g3-31ef624-s2,chess-g3-31ef624-s3`, as earlier runs of this script left
-# them) that the network also trains on, read before the new data. COUNTS and COMMIT `-` play no
-# new games: the network then trains on the EARLIER data alone. The training runs on
-# CHARIOT_TRAIN_THREADS threads (default 2): a network is the same bit for bit only for the same
-# thread count, as the threads' gradients are summed in another order. CHARIOT_TRAIN_BUCKETS
-# (default 1) sets the network's output buckets (`chariot train --buckets`).
+# EARLIER, if given, is a comma-separated list of data files already under $CHARIOT_NNUE/data
+# (names without `.data`, e.g. `chess-g3-31ef624-s2,chess-g3-31ef624-s3`, as earlier runs of
+# this script left them) that the network also trains on, read before the new data. COUNTS and
+# COMMIT `-` play no new games: the network then trains on the EARLIER data alone. The training
+# runs on CHARIOT_TRAIN_THREADS threads (default 2): a network is the same bit for bit only for
+# the same thread count, as the threads' gradients are summed in another order.
+# CHARIOT_TRAIN_BUCKETS (default 1) sets the network's output buckets (`chariot train --buckets`).
 set -euo pipefail
 gen=${1:?usage: nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT [EARLIER]}
 game=${2:?the game: chess or xiangqi}

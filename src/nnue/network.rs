@@ -51,6 +51,27 @@ pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
     (pieces.saturating_sub(2) as usize * buckets / 32).min(buckets - 1)
 }
 
+/// Where output bucket `bucket`'s weights lie among all the output weights: `2·hidden` of
+/// them, the side to move's half first (the engine's and the trainer's layout).
+pub fn bucket_rows(hidden: usize, bucket: usize) -> std::ops::Range<usize> {
+    2 * hidden * bucket..2 * hidden * (bucket + 1)
+}
+
+/// The header byte that records `buckets` output buckets (network files and training
+/// checkpoints): one is written as 0, so that files from before the buckets stay the same.
+pub fn buckets_byte(buckets: usize) -> u8 {
+    if buckets == 1 { 0 } else { buckets as u8 }
+}
+
+/// The output buckets a header byte records, `None` beyond [`MAX_BUCKETS`].
+pub fn buckets_from_byte(byte: u8) -> Option<usize> {
+    match usize::from(byte) {
+        0 => Some(1),
+        n if n <= MAX_BUCKETS => Some(n),
+        _ => None,
+    }
+}
+
 /// How the first layer's output is activated.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Activation {
@@ -198,10 +219,8 @@ impl Network {
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
             return Err(NetError::Field("hidden", hidden as i64));
         }
-        let buckets = match b[10] {
-            0 => 1,
-            n if usize::from(n) <= MAX_BUCKETS => usize::from(n),
-            n => return Err(NetError::Field("buckets", n.into())),
+        let Some(buckets) = buckets_from_byte(b[10]) else {
+            return Err(NetError::Field("buckets", b[10].into()));
         };
         let (qa, qb, scale) = (i32_at(b, 20), i32_at(b, 24), i32_at(b, 28));
         // QA bounds the clipped activation, whose square must stay an i16 product away from
@@ -303,8 +322,7 @@ impl Network {
             Activation::CRelu => 0,
             Activation::SCRelu => 1,
         });
-        // One bucket is written as 0, so that files from before the buckets stay the same.
-        b.extend_from_slice(&[if self.buckets == 1 { 0 } else { self.buckets as u8 }, 0]);
+        b.extend_from_slice(&[buckets_byte(self.buckets), 0]);
         for v in [self.inputs as i32, self.hidden as i32, self.qa, self.qb, self.scale] {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -337,8 +355,7 @@ impl Network {
     /// The output weights of `bucket`: the side to move's half, then the other side's.
     #[inline]
     pub fn bucket_weights(&self, bucket: usize) -> (&[i16], &[i16]) {
-        let h = self.hidden;
-        self.out_weights[2 * h * bucket..2 * h * (bucket + 1)].split_at(h)
+        self.out_weights[bucket_rows(self.hidden, bucket)].split_at(self.hidden)
     }
 
     /// The output for the accumulators `us` (side to move) and `them` through output bucket

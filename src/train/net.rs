@@ -11,7 +11,9 @@
 use super::TrainError;
 use super::loader::{Features, MAX_FEATURES, Sample};
 use crate::game::Variant;
-use crate::nnue::network::{Activation, Layout, MAX_BUCKETS, Network, output_bucket};
+use crate::nnue::network::{
+    Activation, Layout, Network, bucket_rows, buckets_byte, buckets_from_byte, output_bucket,
+};
 use std::io::Write;
 use std::path::Path;
 
@@ -251,8 +253,8 @@ pub fn accumulate(task: Task<'_>, sample: &Sample, grad: &mut [f32], s: &mut Scr
     let d_out = 2.0 * err * prediction * (1.0 - prediction);
     let g = split_mut(grad, net.inputs, h, net.buckets);
     g.out_bias[b] += d_out;
-    let (w_us, w_them) = p.out_weights[2 * h * b..2 * h * (b + 1)].split_at(h);
-    let (g_us, g_them) = g.out_weights[2 * h * b..2 * h * (b + 1)].split_at_mut(h);
+    let (w_us, w_them) = p.out_weights[bucket_rows(h, b)].split_at(h);
+    let (g_us, g_them) = g.out_weights[bucket_rows(h, b)].split_at_mut(h);
     for (acc, w, gw, d) in
         [(&s.us, w_us, g_us, &mut s.d_us), (&s.them, w_them, g_them, &mut s.d_them)]
     {
@@ -294,7 +296,7 @@ fn forward_parts(
             add_row(acc, &p.ft_weights[at..at + h]);
         }
     }
-    let (w_us, w_them) = p.out_weights[2 * h * bucket..2 * h * (bucket + 1)].split_at(h);
+    let (w_us, w_them) = p.out_weights[bucket_rows(h, bucket)].split_at(h);
     screlu_dot(us, w_us) + screlu_dot(them, w_them) + p.out_bias[bucket]
 }
 
@@ -502,13 +504,14 @@ pub struct Checkpoint {
 
 impl Checkpoint {
     /// Writes the checkpoint: a 32-byte header (magic, game, output buckets (0 for one),
-    /// inputs, hidden, epoch, Adam's step count), then the parameters, Adam's means and mean squares as little-endian `f32`.
+    /// inputs, hidden, epoch, Adam's step count), then the parameters, Adam's means and mean
+    /// squares as little-endian `f32`.
     pub fn save(&self, path: &Path) -> Result<(), TrainError> {
         let net = &self.net;
         let mut b = Vec::with_capacity(CHECKPOINT_HEADER + 12 * net.params.len());
         b.extend_from_slice(CHECKPOINT_MAGIC);
-        let buckets = if net.buckets == 1 { 0 } else { net.buckets as u8 };
-        b.extend_from_slice(&[u8::from(net.variant == Variant::Xiangqi), buckets, 0, 0]);
+        let game = u8::from(net.variant == Variant::Xiangqi);
+        b.extend_from_slice(&[game, buckets_byte(net.buckets), 0, 0]);
         for v in [net.inputs as u32, net.hidden as u32, self.epoch] {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -539,14 +542,11 @@ impl Checkpoint {
             _ => return Err(bad("unknown game")),
         };
         let (inputs, hidden, epoch) = (u32_at(12) as usize, u32_at(16) as usize, u32_at(20));
-        let buckets = usize::from(b[9].max(1));
-        if inputs != Layout::for_variant(variant).inputs()
-            || hidden == 0
-            || hidden % LANES != 0
-            || buckets > MAX_BUCKETS
-        {
+        let sizes_ok =
+            inputs == Layout::for_variant(variant).inputs() && hidden != 0 && hidden % LANES == 0;
+        let Some(buckets) = buckets_from_byte(b[9]).filter(|_| sizes_ok) else {
             return Err(bad("bad dimensions"));
-        }
+        };
         let mut t = [0u8; 8];
         t.copy_from_slice(&b[24..32]);
         let size = Net::size(inputs, hidden, buckets);
