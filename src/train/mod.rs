@@ -49,6 +49,11 @@
 //! (`DIR/<game>-h<H>-e<epoch>.ckpt`); `--resume FILE` continues from one with the same data
 //! and seed (the shuffles of later epochs depend only on the seed and the epoch number).
 //!
+//! `--init FILE` starts from the weights of a network file (each quantised weight divided
+//! back by its factor) with a fresh optimiser, so that a generation can build on the last
+//! one's network instead of on random weights; a network of one output bucket starts every
+//! bucket of a bucketed run.
+//!
 //! # Why a trainer in Rust
 //! Inputs are sparse: a position has about 30 active features per side out of 768 or 1260, so
 //! a forward and backward pass touch about 60 weight rows, not the whole first layer. A
@@ -64,7 +69,7 @@ mod tests;
 
 use crate::game::Variant;
 use crate::nnue::data::{RECORD_BYTES, RecordError};
-use crate::nnue::network::MAX_BUCKETS;
+use crate::nnue::network::{MAX_BUCKETS, Network};
 use loader::{Features, Sample};
 use net::{Adam, Checkpoint, Net, Rng, Scratch};
 use std::path::{Path, PathBuf};
@@ -108,6 +113,9 @@ pub enum TrainError {
     /// A checkpoint is unreadable or does not fit the options.
     #[error("checkpoint {path}: {1}", path = .0.display())]
     Checkpoint(PathBuf, String),
+    /// The `--init` network is unreadable or does not fit the options.
+    #[error("--init {path}: {1}", path = .0.display())]
+    Init(PathBuf, String),
     /// An option is out of range.
     #[error("{0}")]
     Option(String),
@@ -186,6 +194,12 @@ pub struct Options {
     /// Continue from a checkpoint (same data and seed for the same shuffles).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// Start from the weights of this network file instead of random ones, with a fresh
+    /// optimiser: an earlier generation's network trained further on new data. Its game,
+    /// hidden size and scale must be those of the options; a network of one output bucket
+    /// starts every bucket.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub init: Option<PathBuf>,
     /// Seed of the initial weights, the validation split and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -222,6 +236,7 @@ impl Options {
             out: None,
             checkpoint: None,
             resume: None,
+            init: None,
             seed: 1,
             validation: 0.01,
             max_positions: None,
@@ -472,12 +487,15 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
             (c.net, c.adam, c.epoch as usize)
         }
         None => {
-            let net = Net::new(
-                opts.variant,
-                opts.hidden,
-                opts.buckets,
-                &mut Rng::new(opts.seed, STREAM_INIT),
-            );
+            let net = match &opts.init {
+                Some(path) => initial(path, opts)?,
+                None => Net::new(
+                    opts.variant,
+                    opts.hidden,
+                    opts.buckets,
+                    &mut Rng::new(opts.seed, STREAM_INIT),
+                ),
+            };
             let adam = Adam::new(net.params.len());
             (net, adam, 0)
         }
@@ -541,6 +559,33 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
     let sample = if valid.is_empty() { train } else { valid };
     check(&mut trainer, &network, &sample[..sample.len().min(CHECK_POSITIONS)], k);
     Ok(())
+}
+
+/// The float network of `--init`'s file, checked against the options.
+fn initial(path: &Path, opts: &Options) -> Result<Net, TrainError> {
+    let fail = |why: String| TrainError::Init(path.to_path_buf(), why);
+    let bytes = std::fs::read(path).map_err(|e| TrainError::Io(path.to_path_buf(), e))?;
+    let network = Network::from_bytes(&bytes).map_err(|e| fail(e.to_string()))?;
+    if network.variant != opts.variant || network.hidden != opts.hidden {
+        return Err(fail(format!(
+            "it is a {} network of hidden size {}, the options ask for {} and {}",
+            network.variant.name(),
+            network.hidden,
+            opts.variant.name(),
+            opts.hidden
+        )));
+    }
+    if network.scale != opts.scale() {
+        return Err(fail(format!(
+            "its scale is {}, the options' {} (set --scale {})",
+            network.scale,
+            opts.scale(),
+            network.scale
+        )));
+    }
+    let net = Net::from_network(&network, opts.buckets).map_err(fail)?;
+    println!("starting from the weights of {}", path.display());
+    Ok(net)
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {

@@ -316,6 +316,38 @@ impl Net {
         Net { variant, inputs, hidden, buckets, params }
     }
 
+    /// The float network a quantised one stands for, each weight divided by its quantisation
+    /// factor: the start of a run that trains an existing network further (`--init`). A
+    /// network of one output bucket gives its output layer to each of `buckets`; otherwise the
+    /// bucket counts must agree.
+    pub fn from_network(n: &Network, buckets: usize) -> Result<Net, String> {
+        if n.activation != Activation::SCRelu || n.qa != QA || n.qb != QB {
+            return Err(format!(
+                "it is not a network this trainer makes (activation {:?}, quantisation {}/{};                  SCReLU {QA}/{QB} expected)",
+                n.activation, n.qa, n.qb
+            ));
+        }
+        if n.buckets != buckets && n.buckets != 1 {
+            return Err(format!("it has {} output buckets, not 1 or {buckets}", n.buckets));
+        }
+        let (inputs, hidden) = (n.inputs, n.hidden);
+        let mut params = vec![0.0f32; Net::size(inputs, hidden, buckets)];
+        let p = split_mut(&mut params, inputs, hidden, buckets);
+        let by = |w: i16, q: i32| f32::from(w) / q as f32;
+        p.ft_weights.iter_mut().zip(&n.ft_weights).for_each(|(w, &q)| *w = by(q, QA));
+        p.ft_bias.iter_mut().zip(&n.ft_bias).for_each(|(w, &q)| *w = by(q, QA));
+        let layer = 2 * hidden;
+        for (b, (weights, bias)) in
+            p.out_weights.chunks_exact_mut(layer).zip(p.out_bias.iter_mut()).enumerate()
+        {
+            let from = if n.buckets == 1 { 0 } else { b };
+            let source = &n.out_weights[from * layer..(from + 1) * layer];
+            weights.iter_mut().zip(source).for_each(|(w, &q)| *w = by(q, QB));
+            *bias = (f64::from(n.out_bias[from]) / f64::from(QA * QB)) as f32;
+        }
+        Ok(Net { variant: n.variant, inputs, hidden, buckets, params })
+    }
+
     /// The number of parameters.
     pub fn size(inputs: usize, hidden: usize, buckets: usize) -> usize {
         inputs * hidden + hidden + (2 * hidden + 1) * buckets

@@ -308,6 +308,70 @@ fn the_command_trains_writes_a_network_and_resumes() {
 }
 
 #[test]
+fn a_quantised_network_reads_back_as_the_float_network_it_came_from() {
+    let mut rng = Rng::new(5, 1);
+    for buckets in [1, 4] {
+        let network = Net::new(Variant::Xiangqi, 32, buckets, &mut rng).quantise(800);
+        let back = Net::from_network(&network, buckets).expect("a trainer's network");
+        assert_eq!(back.quantise(800), network);
+    }
+    // One bucket starts every bucket of a bucketed run: each evaluates as the original.
+    let one = Net::new(Variant::Chess, 16, 1, &mut rng);
+    let spread = Net::from_network(&one.quantise(400), 8).expect("spreads");
+    let back = Net::from_network(&one.quantise(400), 1).expect("reads");
+    let features = Features::new(Variant::Chess);
+    let mut s = Scratch::new(16);
+    for record in random_games::<Chess>(CHESS_FENS, 50, 6) {
+        let x = Sample::new(&record);
+        let (a, b) = (back.forward(&features, &x, &mut s), spread.forward(&features, &x, &mut s));
+        assert!((a - b).abs() < 1e-6, "{a} vs {b}");
+    }
+    let four = Net::new(Variant::Chess, 16, 4, &mut rng).quantise(400);
+    assert!(Net::from_network(&four, 8).is_err());
+}
+
+#[test]
+fn training_starts_from_a_network_file_that_fits_the_options() {
+    let dir = temp_dir("init");
+    let data = dir.join("data.bin");
+    write_records(&data, &random_games::<Chess>(CHESS_FENS, 600, 4));
+    let mut opts = Options::new(Variant::Chess, vec![data]);
+    opts.hidden = 16;
+    opts.epochs = 1;
+    opts.batch = 128;
+    opts.out = Some(dir.join("first.nnue"));
+    run(&opts).expect("trains");
+    let first = Network::from_bytes(&std::fs::read(dir.join("first.nnue")).expect("written"))
+        .expect("valid");
+
+    // A start from the first network with a tiny rate stays close to it.
+    opts.init = Some(dir.join("first.nnue"));
+    opts.lr = 1e-7;
+    opts.out = Some(dir.join("second.nnue"));
+    run(&opts).expect("trains further");
+    let second = Network::from_bytes(&std::fs::read(dir.join("second.nnue")).expect("written"))
+        .expect("valid");
+    let moved =
+        |n: &Network| n.ft_weights.iter().zip(&first.ft_weights).map(|(a, b)| (a - b).abs()).max();
+    assert!(moved(&second) <= Some(1), "{:?}", moved(&second));
+
+    opts.hidden = 32;
+    assert!(matches!(run(&opts), Err(TrainError::Init(..))));
+    opts.hidden = 16;
+    opts.scale = Some(300);
+    assert!(matches!(run(&opts), Err(TrainError::Init(..))));
+    opts.scale = None;
+    let xiangqi = Net::new(Variant::Xiangqi, 16, 1, &mut Rng::new(1, 1)).quantise(400);
+    std::fs::write(dir.join("xiangqi.nnue"), xiangqi.to_bytes()).expect("write");
+    opts.init = Some(dir.join("xiangqi.nnue"));
+    assert!(matches!(run(&opts), Err(TrainError::Init(..))));
+    std::fs::write(dir.join("bad.nnue"), b"not a network").expect("write");
+    opts.init = Some(dir.join("bad.nnue"));
+    assert!(matches!(run(&opts), Err(TrainError::Init(..))));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_learning_rate_decays() {
     let mut opts = Options::new(Variant::Chess, vec![]);
     opts.epochs = 10;
