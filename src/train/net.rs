@@ -323,7 +323,8 @@ impl Net {
     pub fn from_network(n: &Network, buckets: usize) -> Result<Net, String> {
         if n.activation != Activation::SCRelu || n.qa != QA || n.qb != QB {
             return Err(format!(
-                "it is not a network this trainer makes (activation {:?}, quantisation {}/{};                  SCReLU {QA}/{QB} expected)",
+                "it is not a network this trainer makes (activation {:?}, quantisation {}/{}; \
+                 SCReLU {QA}/{QB} expected)",
                 n.activation, n.qa, n.qb
             ));
         }
@@ -336,12 +337,11 @@ impl Net {
         let by = |w: i16, q: i32| f32::from(w) / q as f32;
         p.ft_weights.iter_mut().zip(&n.ft_weights).for_each(|(w, &q)| *w = by(q, QA));
         p.ft_bias.iter_mut().zip(&n.ft_bias).for_each(|(w, &q)| *w = by(q, QA));
-        let layer = 2 * hidden;
         for (b, (weights, bias)) in
-            p.out_weights.chunks_exact_mut(layer).zip(p.out_bias.iter_mut()).enumerate()
+            p.out_weights.chunks_exact_mut(2 * hidden).zip(p.out_bias.iter_mut()).enumerate()
         {
             let from = if n.buckets == 1 { 0 } else { b };
-            let source = &n.out_weights[from * layer..(from + 1) * layer];
+            let source = &n.out_weights[bucket_rows(hidden, from)];
             weights.iter_mut().zip(source).for_each(|(w, &q)| *w = by(q, QB));
             *bias = (f64::from(n.out_bias[from]) / f64::from(QA * QB)) as f32;
         }

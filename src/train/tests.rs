@@ -279,15 +279,22 @@ fn checkpoints_round_trip_and_training_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn the_command_trains_writes_a_network_and_resumes() {
-    let dir = temp_dir("run");
+/// The options of a quick run: 600 chess positions of random games written into `dir`, a
+/// hidden layer of 16, batches of 128.
+fn small_chess_run(dir: &Path) -> Options {
     let data = dir.join("data.bin");
     write_records(&data, &random_games::<Chess>(CHESS_FENS, 600, 4));
     let mut opts = Options::new(Variant::Chess, vec![data]);
     opts.hidden = 16;
-    opts.epochs = 2;
     opts.batch = 128;
+    opts
+}
+
+#[test]
+fn the_command_trains_writes_a_network_and_resumes() {
+    let dir = temp_dir("run");
+    let mut opts = small_chess_run(&dir);
+    opts.epochs = 2;
     opts.validation = 0.1;
     opts.out = Some(dir.join("net.nnue"));
     opts.checkpoint = Some(dir.join("ckpt"));
@@ -333,12 +340,8 @@ fn a_quantised_network_reads_back_as_the_float_network_it_came_from() {
 #[test]
 fn training_starts_from_a_network_file_that_fits_the_options() {
     let dir = temp_dir("init");
-    let data = dir.join("data.bin");
-    write_records(&data, &random_games::<Chess>(CHESS_FENS, 600, 4));
-    let mut opts = Options::new(Variant::Chess, vec![data]);
-    opts.hidden = 16;
+    let mut opts = small_chess_run(&dir);
     opts.epochs = 1;
-    opts.batch = 128;
     opts.out = Some(dir.join("first.nnue"));
     run(&opts).expect("trains");
     let first = Network::from_bytes(&std::fs::read(dir.join("first.nnue")).expect("written"))
