@@ -102,13 +102,17 @@ impl Skill {
 }
 
 /// Elo targets (Stockfish's `UCI_Elo` scale) and the levels that play at them, per game:
-/// `(elo, level)`, rising. Chess, from two matches of 100 games at 5+0.05 against Stockfish
-/// 15.1 at the same `UCI_Elo` with the first ladder: level 0.9 scored 17.5% against 1400
-/// (−269 ± 79) and level 8 scored 10% against 1800 (−382 ± 96), about 1130 and 1420, so a
-/// level is worth about 43 Elo and full strength is about 1950. Still to be confirmed by
-/// matches with this ladder.
-pub const ELO_LADDER_CHESS: &[(u32, f64)] = &[(1350, 6.0), (1800, 16.5), (1950, 20.0)];
-/// The same for xiangqi, against Fairy-Stockfish's `UCI_Elo`: a first estimate, no match yet.
+/// `(elo, level)`, rising. Chess, from 100-game matches at 5+0.05 against Stockfish 15.1 at the
+/// same `UCI_Elo` (with the networks of generation 4): level 7.2 scored 78% against 1400
+/// (+220 ± 68, so about 1620), level 16.5 scored 94.5% against 1800 (+494 ± 122) and full
+/// strength 60.5% against 2200 (+74 ± 53, about 2270). At 5+0.05 the clock, not the node
+/// limit, bounds the searches of level 16.5 and up, so they all play near full strength.
+/// Below level 7 a level is worth about 40 Elo (earlier matches).
+pub const ELO_LADDER_CHESS: &[(u32, f64)] = &[(1350, 0.5), (1620, 7.2), (2270, 16.5), (2400, 20.0)];
+/// The same for xiangqi, against Fairy-Stockfish 11.1's `UCI_Elo`, which only orders
+/// xiangqi strength: level 0.6 scored 64% against 1400 (+100 ± 68, about 1500) and level 8
+/// 47% against 2000 (−21 ± 66), so level 0 plays near 1460 and a level there is worth about
+/// 65 Elo; the top rung is still an estimate.
 pub const ELO_LADDER_XIANGQI: &[(u32, f64)] = &[(1350, 0.0), (2000, 8.0), (2850, 20.0)];
 
 #[cfg(test)]
