@@ -106,8 +106,9 @@ impl Skill {
 /// same `UCI_Elo` (with the networks of generation 4): level 7.2 scored 78% against 1400
 /// (+220 ± 68, so about 1620), level 16.5 scored 94.5% against 1800 (+494 ± 122) and full
 /// strength 60.5% against 2200 (+74 ± 53, about 2270). At 5+0.05 the clock, not the node
-/// limit, bounds the searches of level 16.5 and up, so they all play near full strength.
-/// Below level 7 a level is worth about 40 Elo (earlier matches).
+/// limit, bounds the searches of level 16.5 and up, yet they stay below full strength: the
+/// four candidate lines cost depth (level 19 scored 26% against level 20 in self-play, −182
+/// ± 86 in 50 games). Below level 7 a level is worth about 40 Elo (earlier matches).
 pub const ELO_LADDER_CHESS: &[(u32, f64)] = &[(1350, 0.5), (1620, 7.2), (2270, 16.5), (2400, 20.0)];
 /// The same for xiangqi, against Fairy-Stockfish 11.1's `UCI_Elo`, which only orders
 /// xiangqi strength: level 0.6 scored 64% against 1400 (+100 ± 68, about 1500) and level 8
