@@ -36,9 +36,11 @@ pub const SKILL_MAX: i64 = 20;
 /// UCCI's `knowledge` and `pruning` grades, and the level each stands for.
 const GRADES: &[&str] = &["none", "small", "medium", "large"];
 const GRADE_LEVELS: [f64; 4] = [5.0, 10.0, 15.0, 20.0];
-/// UCCI's `randomness` grades, and the choice error each adds (centipawns).
+/// UCCI's `randomness` grades, and the choice error each adds (centipawns): each grade at
+/// least doubles the one before, so that each is a clear step (the larger ones also widen the
+/// choice, see `Skill::candidates`).
 const RANDOMNESS: &[&str] = &["none", "tiny", "small", "medium", "large", "huge"];
-const RANDOMNESS_CP: [f64; 6] = [0.0, 10.0, 25.0, 50.0, 100.0, 200.0];
+const RANDOMNESS_CP: [f64; 6] = [0.0, 20.0, 60.0, 150.0, 300.0, 600.0];
 
 /// The index of a `knowledge` or `pruning` grade.
 fn grade(name: &str) -> usize {
@@ -546,7 +548,7 @@ impl Strength {
         let mut skill =
             if self.limit { Skill::from_elo(self.elo, ladder) } else { Skill::default() };
         let graded = GRADE_LEVELS[self.knowledge.min(3)].min(GRADE_LEVELS[self.pruning.min(3)]);
-        skill.level = skill.level.min(f64::from(self.level)).min(graded);
+        skill.level = skill.level.min(Skill::option_level(self.level)).min(graded);
         skill.extra_error_cp = RANDOMNESS_CP[self.randomness.min(RANDOMNESS_CP.len() - 1)];
         skill
     }

@@ -30,8 +30,9 @@ fn a_weak_level_answers_at_once_with_few_nodes() {
     assert!(bestmove(&lines).is_some(), "{lines:#?}");
     let nodes = most_nodes(&lines);
     assert!(nodes > 0 && nodes < 5_000, "level 0 searches a few hundred nodes: {nodes}");
-    // Four candidate lines are looked at.
-    assert!(lines.iter().any(|l| l.contains(" multipv 4 ")), "{lines:#?}");
+    // Level 0 looks one ply deep at every one of the 20 first moves.
+    assert!(lines.iter().any(|l| l.starts_with("info depth 1 ") && l.contains(" multipv 20 ")));
+    assert!(!lines.iter().any(|l| l.starts_with("info depth 2 ")), "{lines:#?}");
 }
 
 #[test]
@@ -76,4 +77,52 @@ fn ucci_grades_weaken_the_search_and_bad_grades_are_refused() {
     let refused: Vec<_> = lines.iter().filter(|l| l.contains("enormous")).collect();
     assert_eq!(refused.len(), 1, "{lines:#?}");
     assert!(refused[0].starts_with("info message"), "{refused:?}");
+}
+
+/// The scores of the last `info` line before each `bestmove`, as `(kind, value)`.
+fn answer_scores(lines: &[String]) -> Vec<(String, i64)> {
+    lines
+        .windows(2)
+        .filter(|w| w[1].starts_with("bestmove"))
+        .filter_map(|w| {
+            let words: Vec<&str> = w[0].split_whitespace().collect();
+            let at = words.iter().position(|x| *x == "score")?;
+            let (kind, value) = match words.get(at + 1)? {
+                &"cp" | &"mate" => (words[at + 1], words.get(at + 2)?),
+                value => ("ucci", value),
+            };
+            Some((kind.to_string(), value.parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn a_weak_choice_cut_short_reports_the_score_it_chose_by() {
+    // A node limit often ends a weakened search inside an iteration, after the move it then
+    // chooses has failed low there. Its score is the one of the iteration before, never the
+    // "no score" mark, which read as being mated (and made UCCI resign in a level position).
+    let mut script = String::from("uci\nsetoption name Skill Level value 14\n");
+    for nodes in (300..8000).step_by(137) {
+        script
+            .push_str(&format!("position startpos moves e2e4 e7e5 g1f3 b8c6\ngo nodes {nodes}\n"));
+    }
+    let (lines, _) = run_script(&[], &script);
+    let scores = answer_scores(&lines);
+    assert_eq!(scores.len(), 57, "{lines:#?}");
+    assert!(scores.iter().all(|(kind, v)| kind == "cp" && v.abs() < 300), "{scores:?}");
+
+    let fen = "r1bakabnr/9/1cn4c1/pC2p3p/2p3p2/9/P1P1P1P1P/4B2C1/4A4/RNB1KA1NR w - - 6 4";
+    let mut script = String::from("ucci\nsetoption usemillisec true\nsetoption knowledge small\n");
+    for _ in 0..30 {
+        script.push_str(&format!(
+            "setoption newgame\nposition fen {fen}\n\
+             go time 5000 increment 50 opptime 5000 oppincrement 50\n"
+        ));
+    }
+    let (lines, _) = run_script(&[], &script);
+    let answers: Vec<_> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 30, "{lines:#?}");
+    assert!(answers.iter().all(|l| !l.contains("resign")), "{answers:?}");
+    let scores = answer_scores(&lines);
+    assert!(scores.iter().all(|(_, v)| v.abs() < 1000), "{scores:?}");
 }

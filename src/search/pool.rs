@@ -11,7 +11,7 @@
 //! the search runs.
 
 use super::signals::Signals;
-use super::skill::{self, Skill};
+use super::skill::Skill;
 use super::tt::{self, Table};
 use super::{ThreadData, Worker, to_eval};
 use crate::game::{Game, INFINITE, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList};
@@ -231,10 +231,11 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
     main.set_on_check(&on_check);
     // A weakened search looks at a few candidates to choose among.
     let weakened = !s.skill.is_full();
-    main.set_multipv(if weakened { view.multipv.max(skill::CANDIDATES) } else { view.multipv });
+    main.set_multipv(if weakened { view.multipv.max(s.skill.candidates()) } else { view.multipv });
     // The first line as last shown: the answer must name the line the GUI saw.
     let mut shown: Vec<Move> = Vec::new();
-    let line = main.iterate(signals.max_depth, |w, depth, lines, fail| {
+    let max_depth = s.skill.depth_limit().map_or(signals.max_depth, |d| d.min(signals.max_depth));
+    let line = main.iterate(max_depth, |w, depth, lines, fail| {
         let time_ms = signals.elapsed_ms();
         let nodes = signals.total_nodes().max(w.nodes);
         let hashfull = tt.hashfull();
@@ -313,7 +314,7 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
 /// The line a weakened search plays: one of the main thread's best lines, chosen with the
 /// skill's error.
 fn weakened_choice<G: Game>(main: &Worker<'_, G>, line: super::Line, skill: &Skill) -> super::Line {
-    let lines = main.root_moves.len().min(skill::CANDIDATES);
+    let lines = main.root_moves.len().min(skill.candidates());
     let scored: Vec<_> = main.root_moves[..lines]
         .iter()
         .map(|rm| (rm.mv, if rm.score > -INFINITE { rm.score } else { rm.prev_score }))
@@ -323,7 +324,7 @@ fn weakened_choice<G: Game>(main: &Worker<'_, G>, line: super::Line, skill: &Ski
         .map_or(0x9e37_79b9, |d| d.as_nanos() as u64)
         | 1;
     let random = || {
-        // xorshift64, scaled to 0..1: plenty for a choice among four moves.
+        // xorshift64, scaled to 0..1: plenty for a choice among a few moves.
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
@@ -332,7 +333,14 @@ fn weakened_choice<G: Game>(main: &Worker<'_, G>, line: super::Line, skill: &Ski
     match skill.choose(&scored, G::UNITS_PER_CP, random) {
         Some(m) if line.pv.first() != Some(&m) => {
             let rm = main.root_moves[..lines].iter().find(|rm| rm.mv == m);
-            let (pv, score) = rm.map_or((vec![m], line.score), |rm| (rm.pv.clone(), rm.score));
+            let pv = rm.map_or_else(|| vec![m], |rm| rm.pv.clone());
+            // The score the choice saw: a move that failed low in an iteration cut short has
+            // no score of its own there (-INFINITE), only the one of the iteration before.
+            // Reporting -INFINITE would read as a mate against the engine (and resign a game).
+            let score = scored
+                .iter()
+                .find(|&&(mv, _)| mv == m)
+                .map_or(line.score, |&(_, s)| if s > -INFINITE { s } else { line.score });
             super::Line { depth: line.depth, score, pv }
         }
         _ => line,
