@@ -732,6 +732,9 @@ impl Engine {
         if let Some(nodes) = skill.node_limit() {
             signals.cap_nodes(nodes);
         }
+        if let Some(depth) = skill.depth_limit() {
+            signals.cap_depth(depth);
+        }
         signals.contempt = self.settings.contempt();
         signals.idle = self.settings.idle;
         let signals = Arc::new(signals);

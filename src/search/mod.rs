@@ -80,6 +80,12 @@ impl RootMove {
         use crate::game::INFINITE;
         RootMove { mv, score: -INFINITE, prev_score: -INFINITE, pv: vec![mv], reply: Move::NONE }
     }
+
+    /// Its latest score: this iteration's, or the last completed one's when this iteration
+    /// has none yet (it failed low in an iteration cut short).
+    pub fn latest_score(&self) -> Score {
+        if self.score > -crate::game::INFINITE { self.score } else { self.prev_score }
+    }
 }
 
 /// The triangular table of principal variations: row `ply` holds the best line from `ply`.

@@ -234,8 +234,7 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
     main.set_multipv(if weakened { view.multipv.max(s.skill.candidates()) } else { view.multipv });
     // The first line as last shown: the answer must name the line the GUI saw.
     let mut shown: Vec<Move> = Vec::new();
-    let max_depth = s.skill.depth_limit().map_or(signals.max_depth, |d| d.min(signals.max_depth));
-    let line = main.iterate(max_depth, |w, depth, lines, fail| {
+    let line = main.iterate(signals.max_depth, |w, depth, lines, fail| {
         let time_ms = signals.elapsed_ms();
         let nodes = signals.total_nodes().max(w.nodes);
         let hashfull = tt.hashfull();
@@ -246,8 +245,7 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
         };
         for k in range {
             let rm = &w.root_moves[k];
-            let score =
-                if fail.is_some() || rm.score > -INFINITE { rm.score } else { rm.prev_score };
+            let score = if fail.is_some() { rm.score } else { rm.latest_score() };
             if k == 0 {
                 shown.clone_from(&rm.pv);
             }
@@ -315,10 +313,8 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
 /// skill's error.
 fn weakened_choice<G: Game>(main: &Worker<'_, G>, line: super::Line, skill: &Skill) -> super::Line {
     let lines = main.root_moves.len().min(skill.candidates());
-    let scored: Vec<_> = main.root_moves[..lines]
-        .iter()
-        .map(|rm| (rm.mv, if rm.score > -INFINITE { rm.score } else { rm.prev_score }))
-        .collect();
+    let candidates = &main.root_moves[..lines];
+    let scored: Vec<_> = candidates.iter().map(|rm| (rm.mv, rm.latest_score())).collect();
     let mut seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0x9e37_79b9, |d| d.as_nanos() as u64)
@@ -332,16 +328,12 @@ fn weakened_choice<G: Game>(main: &Worker<'_, G>, line: super::Line, skill: &Ski
     };
     match skill.choose(&scored, G::UNITS_PER_CP, random) {
         Some(m) if line.pv.first() != Some(&m) => {
-            let rm = main.root_moves[..lines].iter().find(|rm| rm.mv == m);
-            let pv = rm.map_or_else(|| vec![m], |rm| rm.pv.clone());
+            let Some(rm) = candidates.iter().find(|rm| rm.mv == m) else { return line };
             // The score the choice saw: a move that failed low in an iteration cut short has
             // no score of its own there (-INFINITE), only the one of the iteration before.
             // Reporting -INFINITE would read as a mate against the engine (and resign a game).
-            let score = scored
-                .iter()
-                .find(|&&(mv, _)| mv == m)
-                .map_or(line.score, |&(_, s)| if s > -INFINITE { s } else { line.score });
-            super::Line { depth: line.depth, score, pv }
+            let score = Some(rm.latest_score()).filter(|&s| s > -INFINITE).unwrap_or(line.score);
+            super::Line { depth: line.depth, score, pv: rm.pv.clone() }
         }
         _ => line,
     }

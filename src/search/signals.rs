@@ -86,6 +86,12 @@ impl Signals {
         self.node_limit = Some(self.node_limit.map_or(nodes, |n| n.min(nodes)));
     }
 
+    /// Lowers the deepest iteration to `depth` (a weakened level's horizon); `go depth` may
+    /// lower it further.
+    pub fn cap_depth(&mut self, depth: i32) {
+        self.max_depth = self.max_depth.min(depth.max(1));
+    }
+
     /// Starts no new iteration once the main thread has searched `nodes` nodes: a budget
     /// that spends about the same effort on every move while finishing the iteration it is in.
     pub fn set_soft_nodes(&mut self, nodes: u64) {
@@ -255,5 +261,19 @@ mod tests {
         assert!(s.iteration_done(0, 3, MATE - 5, 0));
         let depth = Limits { depth: Some(u32::MAX), ..Default::default() };
         assert_eq!(Signals::new(&depth, Budget::default(), 1).max_depth, MAX_PLY as i32 - 1);
+    }
+
+    /// A skill's horizon and `go depth` bound the search together: the shallower one holds.
+    #[test]
+    fn a_depth_cap_keeps_the_shallower_limit() {
+        let mut s =
+            Signals::new(&Limits { depth: Some(5), ..Default::default() }, Budget::default(), 1);
+        s.cap_depth(8);
+        assert_eq!(s.max_depth, 5);
+        s.cap_depth(1);
+        assert_eq!(s.max_depth, 1);
+        let mut open = Signals::new(&Limits::default(), Budget::default(), 1);
+        open.cap_depth(0);
+        assert_eq!(open.max_depth, 1, "at least one iteration, so there is always an answer");
     }
 }
