@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The acceptance matches of the search issue (README, Strength changes): 10+0.1, one thread
+# each unless said otherwise, 200 games, openings from ../shared/openings/.
+#
+#   scripts/accept.sh self GAME OLD [GAMES] [TC]     this build against the binary OLD (v0.1.0:
+#                                                   commit 85c50d4, bench 3783688)
+#   scripts/accept.sh peer GAME ELO|full [GAMES] [TC]
+#                                                   against Stockfish 15.1 (chess) or
+#                                                   Fairy-Stockfish 11.1 (xiangqi, notation=fsf)
+#                                                   at UCI_Elo ELO, or at full strength
+#   scripts/accept.sh threads GAME [GAMES] [TC]      Threads 2 against Threads 1, one game at a
+#                                                   time (three search threads on two cores
+#                                                   would starve one side; the side not to move
+#                                                   is idle, as nobody ponders)
+#
+# Decided games are adjudicated as in scripts/sprt.sh (both engines agreeing). Concurrency 2
+# (1 for threads): run nothing else meanwhile. Output and logs go to $CHARIOT_MATCHES (default
+# ~/matches); CHARIOT is the binary (default target/release/chariot).
+set -euo pipefail
+mode=${1:?usage: accept.sh self|peer|threads GAME ...}
+game=${2:?chess or xiangqi}
+here=$(cd "$(dirname "$0")/.." && pwd)
+chariot=${CHARIOT:-$here/target/release/chariot}
+match=${CHARIOT_MATCH_PY:-$here/../shared/tools/match.py}
+out=${CHARIOT_MATCHES:-$HOME/matches}
+mkdir -p "$out"
+variant=()
+peer=/usr/games/stockfish
+notation=()
+resign=600
+if [ "$game" = xiangqi ]; then
+  variant=(option.UCI_Variant=xiangqi)
+  peer=/usr/games/fairy-stockfish
+  notation=(notation=fsf)
+  resign=300
+fi
+run() { # name, concurrency, games, tc, engine specs...
+  local name=$1 concurrency=$2 games=$3 tc=$4
+  shift 4
+  echo "accept: $name, $games games at $tc; output in $out/$name.out" >&2
+  python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency "$concurrency" \
+    --resign "$resign" --resign-moves 4 --draw 8 --draw-moves 10 --draw-after 80 \
+    --log "$out/$name.log" "$@" | tee "$out/$name.out"
+}
+stamp=$(date +%Y%m%d-%H%M%S)
+case $mode in
+  self)
+    old=${3:?OLD binary}
+    run "accept-$game-self-$stamp" 2 "${4:-200}" "${5:-10+0.1}" \
+      -e name=chariot cmd="$chariot" proto=uci "${variant[@]}" \
+      -e name=old cmd="$old" proto=uci "${variant[@]}"
+    ;;
+  peer)
+    elo=${3:?ELO or full}
+    limit=()
+    [ "$elo" != full ] && limit=(option.UCI_LimitStrength=true option.UCI_Elo="$elo")
+    run "accept-$game-peer$elo-$stamp" 2 "${4:-200}" "${5:-10+0.1}" \
+      -e name=chariot cmd="$chariot" proto=uci "${variant[@]}" \
+      -e name=peer cmd="$peer" proto=uci "${variant[@]}" "${notation[@]}" "${limit[@]}"
+    ;;
+  threads)
+    run "accept-$game-threads-$stamp" 1 "${3:-200}" "${4:-10+0.1}" \
+      -e name=threads2 cmd="$chariot" proto=uci "${variant[@]}" option.Threads=2 \
+      -e name=threads1 cmd="$chariot" proto=uci "${variant[@]}" option.Threads=1
+    ;;
+  *)
+    echo "accept.sh: unknown mode '$mode' (self, peer or threads)" >&2
+    exit 2
+    ;;
+esac
