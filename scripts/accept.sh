@@ -19,28 +19,14 @@
 set -euo pipefail
 mode=${1:?usage: accept.sh self|peer|threads GAME ...}
 game=${2:?chess or xiangqi}
-here=$(cd "$(dirname "$0")/.." && pwd)
-chariot=${CHARIOT:-$here/target/release/chariot}
-match=${CHARIOT_MATCH_PY:-$here/../shared/tools/match.py}
-out=${CHARIOT_MATCHES:-$HOME/matches}
-mkdir -p "$out"
-variant=()
-peer=/usr/games/stockfish
-notation=()
-resign=600
-if [ "$game" = xiangqi ]; then
-  variant=(option.UCI_Variant=xiangqi)
-  peer=/usr/games/fairy-stockfish
-  notation=(notation=fsf)
-  resign=300
-fi
+chariot=${CHARIOT:-$(cd "$(dirname "$0")/.." && pwd)/target/release/chariot}
+source "$(dirname "$0")/game-env.sh"
 run() { # name, concurrency, games, tc, engine specs...
   local name=$1 concurrency=$2 games=$3 tc=$4
   shift 4
   echo "accept: $name, $games games at $tc; output in $out/$name.out" >&2
   python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency "$concurrency" \
-    --resign "$resign" --resign-moves 4 --draw 8 --draw-moves 10 --draw-after 80 \
-    --log "$out/$name.log" "$@" | tee "$out/$name.out"
+    "${adjudicate[@]}" --log "$out/$name.log" "$@" | tee "$out/$name.out"
 }
 stamp=$(date +%Y%m%d-%H%M%S)
 case $mode in

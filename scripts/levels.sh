@@ -14,19 +14,8 @@
 set -euo pipefail
 mode=${1:?usage: levels.sh elo|skill|grade GAME ...}
 game=${2:?chess or xiangqi}
-here=$(cd "$(dirname "$0")/.." && pwd)
-chariot=${CHARIOT:-$here/target/release/chariot}
-match=${CHARIOT_MATCH_PY:-$here/../shared/tools/match.py}
-out=${CHARIOT_MATCHES:-$HOME/matches}
-mkdir -p "$out"
-variant=()
-peer=(/usr/games/stockfish)
-notation=()
-if [ "$game" = xiangqi ]; then
-  variant=(option.UCI_Variant=xiangqi)
-  peer=(/usr/games/fairy-stockfish)
-  notation=(notation=fsf)
-fi
+chariot=${CHARIOT:-$(cd "$(dirname "$0")/.." && pwd)/target/release/chariot}
+source "$(dirname "$0")/game-env.sh"
 run() { # name, games, tc, engine specs...
   local name=$1 games=$2 tc=$3
   shift 3
@@ -40,7 +29,7 @@ case $mode in
     run "$game-elo$elo-$(date +%Y%m%d-%H%M%S)" "${4:-100}" "${5:-5+0.05}" \
       -e name=chariot cmd="$chariot" proto=uci "${variant[@]}" \
       option.UCI_LimitStrength=true option.UCI_Elo="$elo" \
-      -e name=peer cmd="${peer[0]}" proto=uci "${variant[@]}" "${notation[@]}" \
+      -e name=peer cmd="$peer" proto=uci "${variant[@]}" "${notation[@]}" \
       option.UCI_LimitStrength=true option.UCI_Elo="$elo"
     ;;
   skill)

@@ -26,21 +26,9 @@ elo0=${4:-0}
 elo1=${5:-5}
 tc=${6:-5+0.05}
 games=${7:-20000}
-here=$(cd "$(dirname "$0")/.." && pwd)
-match=${CHARIOT_MATCH_PY:-$here/../shared/tools/match.py}
-out=${CHARIOT_MATCHES:-$HOME/matches}
-mkdir -p "$out"
+source "$(dirname "$0")/game-env.sh"
 stamp="$out/$game-$(date +%Y%m%d-%H%M%S)"
 proto=uci
-opts=()
-# Decided games are adjudicated, both engines agreeing over 4 moves each: a loss at 6 pawns
-# against (xiangqi: 300 reported cp, about 1.25 chariots), a draw at |score| <= 8 cp for 10
-# moves after move 40. This halves the time a match takes and changes few results.
-resign=600
-if [ "$game" = xiangqi ]; then
-  opts=(option.UCI_Variant=xiangqi)
-  resign=300
-fi
 new_opts=()
 old_opts=()
 [ -n "${CHARIOT_NEW_OPTS:-}" ] && IFS=';' read -ra new_opts <<< "$CHARIOT_NEW_OPTS"
@@ -55,6 +43,6 @@ fi
 echo "sprt: $new vs $old, $game, [$elo0, $elo1], $tc; output in $stamp.out" >&2
 "${pin[@]}" python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency "$concurrency" \
   --sprt "$elo0" "$elo1" --log "$stamp.log" ${CHARIOT_SEED:+--seed "$CHARIOT_SEED"} \
-  --resign "$resign" --resign-moves 4 --draw 8 --draw-moves 10 --draw-after 80 \
-  -e name=new cmd="$new" proto=$proto "${opts[@]}" "${new_opts[@]}" \
-  -e name=old cmd="$old" proto=$proto "${opts[@]}" "${old_opts[@]}" | tee "$stamp.out"
+  "${adjudicate[@]}" \
+  -e name=new cmd="$new" proto=$proto "${variant[@]}" "${new_opts[@]}" \
+  -e name=old cmd="$old" proto=$proto "${variant[@]}" "${old_opts[@]}" | tee "$stamp.out"

@@ -86,6 +86,13 @@ impl RootMove {
     pub fn latest_score(&self) -> Score {
         if self.score > -crate::game::INFINITE { self.score } else { self.prev_score }
     }
+
+    /// Its latest score if it has one at all: a move never scored in any finished iteration
+    /// (depth 1 cut short) has none, and `-INFINITE` must never leave as a real score (it
+    /// would read as a mate against the engine and resign a game).
+    pub fn known_score(&self) -> Option<Score> {
+        Some(self.latest_score()).filter(|&s| s > -crate::game::INFINITE)
+    }
 }
 
 /// The triangular table of principal variations: row `ply` holds the best line from `ply`.

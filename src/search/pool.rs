@@ -14,7 +14,7 @@ use super::signals::Signals;
 use super::skill::Skill;
 use super::tt::{self, Table};
 use super::{ThreadData, Worker, to_eval};
-use crate::game::{Game, INFINITE, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList};
+use crate::game::{Game, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList};
 use crate::report::{Bound, Report, Sink, View};
 use crossbeam_channel::Sender;
 use parking_lot::{Condvar, Mutex};
@@ -329,10 +329,9 @@ fn weakened_choice<G: Game>(main: &Worker<'_, G>, line: super::Line, skill: &Ski
     match skill.choose(&scored, G::UNITS_PER_CP, random) {
         Some(m) if line.pv.first() != Some(&m) => {
             let Some(rm) = candidates.iter().find(|rm| rm.mv == m) else { return line };
-            // The score the choice saw: a move that failed low in an iteration cut short has
-            // no score of its own there (-INFINITE), only the one of the iteration before.
-            // Reporting -INFINITE would read as a mate against the engine (and resign a game).
-            let score = Some(rm.latest_score()).filter(|&s| s > -INFINITE).unwrap_or(line.score);
+            // The score the choice saw (a move that failed low in an iteration cut short has
+            // only the one of the iteration before).
+            let score = rm.known_score().unwrap_or(line.score);
             super::Line { depth: line.depth, score, pv: rm.pv.clone() }
         }
         _ => line,

@@ -77,8 +77,7 @@ impl<G: Game> Worker<'_, G> {
         let best = &self.root_moves[0];
         // A depth 1 cut short before any move was scored answers its first move with a
         // neutral score (never one that would look like a mate or make the engine resign).
-        let score =
-            Some(best.latest_score()).filter(|&s| s > -INFINITE).unwrap_or(crate::game::DRAW);
+        let score = best.known_score().unwrap_or(crate::game::DRAW);
         Line { depth: completed, score, pv: best.pv.clone() }
     }
 
