@@ -19,8 +19,8 @@
 set -euo pipefail
 mode=${1:?usage: accept.sh self|peer|threads GAME ...}
 game=${2:?chess or xiangqi}
-chariot=${CHARIOT:-$(cd "$(dirname "$0")/.." && pwd)/target/release/chariot}
 source "$(dirname "$0")/game-env.sh"
+chariot=${CHARIOT:-$here/target/release/chariot}
 run() { # name, concurrency, games, tc, engine specs...
   local name=$1 concurrency=$2 games=$3 tc=$4
   shift 4

@@ -14,8 +14,8 @@
 set -euo pipefail
 mode=${1:?usage: levels.sh elo|skill|grade GAME ...}
 game=${2:?chess or xiangqi}
-chariot=${CHARIOT:-$(cd "$(dirname "$0")/.." && pwd)/target/release/chariot}
 source "$(dirname "$0")/game-env.sh"
+chariot=${CHARIOT:-$here/target/release/chariot}
 run() { # name, games, tc, engine specs...
   local name=$1 games=$2 tc=$3
   shift 3
