@@ -17,7 +17,8 @@
 # COMMIT `-` play no new games: the network then trains on the EARLIER data alone. The training
 # runs on CHARIOT_TRAIN_THREADS threads (default 2): a network is the same bit for bit only for
 # the same thread count, as the threads' gradients are summed in another order.
-# CHARIOT_TRAIN_BUCKETS (default 1) sets the network's output buckets (`chariot train --buckets`).
+# CHARIOT_TRAIN_BUCKETS (default 1) sets the network's output buckets (`chariot train --buckets`),
+# CHARIOT_TRAIN_INPUTS (default plain) its input map (`chariot train --inputs`, e.g. king-mirrored).
 # CHARIOT_TRAIN_INIT, if set, is a network file the training starts from (`chariot train
 # --init`) instead of random weights; `played` names the network that played the games (the
 # commit's nets/GAME.nnue, generation GEN - 1), so that a generation builds on the last.
@@ -65,6 +66,8 @@ fi
 buckets=${CHARIOT_TRAIN_BUCKETS:-1}
 suffix=""
 if [ "$buckets" != 1 ]; then suffix="-b$buckets"; fi
+inputs=${CHARIOT_TRAIN_INPUTS:-plain}
+if [ "$inputs" != plain ]; then suffix="$suffix-$inputs"; fi
 init=${CHARIOT_TRAIN_INIT:-}
 if [ "$init" = played ]; then
   if [ "$commit" = - ]; then echo "CHARIOT_TRAIN_INIT=played needs a COMMIT" >&2; exit 2; fi
@@ -74,5 +77,5 @@ fi
 init_args=()
 if [ -n "$init" ]; then init_args=(--init "$init"); fi
 "$here/target/release/chariot" train --variant "$game" "${data_args[@]}" "${init_args[@]}" \
-  --hidden "$hidden" --buckets "$buckets" --epochs 20 --seed 1 \
+  --hidden "$hidden" --buckets "$buckets" --inputs "$inputs" --epochs 20 --seed 1 \
   --threads "${CHARIOT_TRAIN_THREADS:-2}" --out "$root/nets/$game-g$gen-h$hidden$suffix.nnue"

@@ -360,6 +360,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     const PIECES: usize;
     /// The number of squares (chess 64, xiangqi 90): the range of [`Game::target`].
     const SQUARES: usize;
+    /// Files of the board (chess 8, xiangqi 9): square `s` lies on file `s % FILES`.
+    const FILES: usize;
+    /// The kind of the royal piece (the king, the general) among a side's `PIECES / 2`.
+    const KING_KIND: usize;
     /// The coloured piece that the legal move `m` moves, below [`Game::PIECES`] (a promotion
     /// moves a pawn, castling the king).
     fn moved_piece(&self, m: Move) -> usize;

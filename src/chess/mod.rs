@@ -355,6 +355,8 @@ impl Game for Chess {
 
     const PIECES: usize = PIECES;
     const SQUARES: usize = 64;
+    const FILES: usize = 8;
+    const KING_KIND: usize = bitboard::KING;
 
     #[inline]
     fn moved_piece(&self, m: Move) -> usize {

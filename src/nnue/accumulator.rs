@@ -5,7 +5,7 @@
 //! from there. Nodes that are cut before they evaluate (by the table, a rule, a
 //! mate-distance bound) never pay for their move.
 
-use super::network::{Layout, Network};
+use super::network::{InputMap, Layout, Network};
 use super::simd;
 use crate::game::{Changes, Game, MAX_PLY, Move, Score, Side};
 use std::sync::Arc;
@@ -18,39 +18,82 @@ const STACK_SLACK: usize = 64;
 pub fn evaluate_fresh<G: Game>(net: &Network, board: &G) -> Score {
     let mut white = vec![0; net.hidden];
     let mut black = vec![0; net.hidden];
-    let bucket = net.bucket(fill(net, board, &mut white, &mut black));
+    let (pieces, _) = fill(net, board, &mut white, &mut black);
+    let bucket = net.bucket(pieces);
     match board.side_to_move() {
         Side::First => simd::output(net, &white, &black, bucket),
         Side::Second => simd::output(net, &black, &white, bucket),
     }
 }
 
-/// Computes both sides' sums of `board` from scratch into `white` and `black`, and returns
-/// the number of pieces.
-fn fill<G: Game>(net: &Network, board: &G, white: &mut [i16], black: &mut [i16]) -> u32 {
-    let h = net.hidden;
-    let layout = Layout::of::<G>();
-    white.copy_from_slice(&net.ft_bias);
-    black.copy_from_slice(&net.ft_bias);
-    let w = &net.ft_weights;
-    let mut pieces = 0;
+/// The squares of both sides' kings on `board` (0 for a missing one).
+fn kings<G: Game>(board: &G, layout: &Layout) -> [u8; 2] {
+    let mut kings = [0; 2];
     board.for_each_piece(|piece, sq| {
-        let f = layout.feature(piece, sq, Side::First);
-        simd::add(white, &w[f * h..(f + 1) * h]);
-        let f = layout.feature(piece, sq, Side::Second);
-        simd::add(black, &w[f * h..(f + 1) * h]);
+        for side in [Side::First, Side::Second] {
+            if piece == layout.king(side) {
+                kings[side.index()] = sq as u8;
+            }
+        }
+    });
+    kings
+}
+
+/// Calls `f(piece, square)` for every piece of `board` as it stands once `changes` are made.
+fn for_each_after<G: Game>(board: &G, changes: &Changes, mut f: impl FnMut(usize, usize)) {
+    board.for_each_piece(|piece, sq| {
+        let gone =
+            changes.removed().iter().any(|&(p, s)| (usize::from(p), usize::from(s)) == (piece, sq));
+        if !gone {
+            f(piece, sq);
+        }
+    });
+    for &(piece, sq) in changes.added() {
+        f(usize::from(piece), usize::from(sq));
+    }
+}
+
+/// Computes `side`'s sums from scratch into `out`, for `board` once `changes` are made with
+/// `side`'s king on `king`, and returns the number of pieces.
+fn fill_view<G: Game>(
+    net: &Network,
+    layout: &Layout,
+    (board, changes): (&G, &Changes),
+    (side, king): (Side, u8),
+    out: &mut [i16],
+) -> u32 {
+    let h = net.hidden;
+    out.copy_from_slice(&net.ft_bias);
+    let mirrored = net.mirrors(layout, usize::from(king));
+    let mut pieces = 0;
+    for_each_after(board, changes, |piece, sq| {
+        let f = layout.feature_in(piece, sq, side, mirrored);
+        simd::add(out, &net.ft_weights[f * h..(f + 1) * h]);
         pieces += 1;
     });
     pieces
 }
 
-/// What one push did: the pieces its move changed, whether the sums are computed, and the
-/// number of pieces on the board after it (which picks the output bucket).
+/// Computes both sides' sums of `board` from scratch into `white` and `black`, and returns
+/// the number of pieces and the kings' squares.
+fn fill<G: Game>(net: &Network, board: &G, white: &mut [i16], black: &mut [i16]) -> (u32, [u8; 2]) {
+    let layout = Layout::of::<G>();
+    let kings = kings(board, &layout);
+    let none = Changes::default();
+    fill_view(net, &layout, (board, &none), (Side::First, kings[0]), white);
+    let pieces = fill_view(net, &layout, (board, &none), (Side::Second, kings[1]), black);
+    (pieces, kings)
+}
+
+/// What one push did: the pieces its move changed, whether each side's sums are computed,
+/// the number of pieces on the board after it (which picks the output bucket), and where the
+/// kings stand (which, with the king-mirrored map, decides how each side sees the board).
 #[derive(Copy, Clone, Debug, Default)]
 struct Entry {
     changes: Changes,
-    computed: bool,
+    computed: [bool; 2],
     pieces: u8,
+    kings: [u8; 2],
 }
 
 /// Both sides' accumulators for every position of the current line.
@@ -91,14 +134,49 @@ impl Accumulators {
         self.top = 0;
         let h = self.net.hidden;
         let (white, black) = self.sums[..2 * h].split_at_mut(h);
-        let pieces = fill(&self.net, board, white, black) as u8;
-        self.entries[0] = Entry { changes: Changes::default(), computed: true, pieces };
+        let (pieces, kings) = fill(&self.net, board, white, black);
+        let computed = [true; 2];
+        self.entries[0] =
+            Entry { changes: Changes::default(), computed, pieces: pieces as u8, kings };
     }
 
     /// Records `m`, about to be played on `board`.
     #[inline]
     pub fn push<G: Game>(&mut self, board: &G, m: Move) {
-        self.push_changes(board.changes(m));
+        let changes = board.changes(m);
+        self.push_changes(changes);
+        if self.net.input_map != InputMap::Plain {
+            self.follow_kings(board, &changes);
+        }
+    }
+
+    /// Moves the kings of the entry just pushed for `changes`, about to be made on `board`;
+    /// a side whose king crosses to the other half of the board sees it mirrored the other way,
+    /// so its sums are computed from scratch at once (the lazy update walks only unmirrored
+    /// changes).
+    #[cold]
+    fn follow_kings<G: Game>(&mut self, board: &G, changes: &Changes) {
+        let top = self.top;
+        let before = self.entries[top - 1].kings;
+        let mut kings = before;
+        for &(piece, sq) in changes.added() {
+            for side in [Side::First, Side::Second] {
+                if usize::from(piece) == self.layout.king(side) {
+                    kings[side.index()] = sq;
+                }
+            }
+        }
+        self.entries[top].kings = kings;
+        let h = self.net.hidden;
+        for side in [Side::First, Side::Second] {
+            let v = side.index();
+            let was = self.net.mirrors(&self.layout, usize::from(before[v]));
+            if was != self.net.mirrors(&self.layout, usize::from(kings[v])) {
+                let out = &mut self.sums[(2 * top + v) * h..(2 * top + v + 1) * h];
+                fill_view(&self.net, &self.layout, (board, changes), (side, kings[v]), out);
+                self.entries[top].computed[v] = true;
+            }
+        }
     }
 
     /// Records a null move.
@@ -115,11 +193,12 @@ impl Accumulators {
             self.entries.resize(self.top + 1, Entry::default());
             self.sums.resize((self.top + 1) * 2 * self.net.hidden, 0);
         }
-        let before = self.entries[self.top - 1].pieces;
+        let parent = self.entries[self.top - 1];
         // A capture removes one more piece than it adds; a promotion swaps one for another.
-        let pieces =
-            (before + changes.added().len() as u8).saturating_sub(changes.removed().len() as u8);
-        self.entries[self.top] = Entry { changes, computed: false, pieces };
+        let pieces = (parent.pieces + changes.added().len() as u8)
+            .saturating_sub(changes.removed().len() as u8);
+        let kings = parent.kings;
+        self.entries[self.top] = Entry { changes, computed: [false; 2], pieces, kings };
     }
 
     /// Forgets the last push.
@@ -143,37 +222,39 @@ impl Accumulators {
         simd::output(&self.net, us, them, self.net.bucket(u32::from(self.entries[self.top].pieces)))
     }
 
-    /// Brings the current position's sums up to date from the last computed ancestor.
+    /// Brings the current position's sums up to date, each side's from its last computed
+    /// ancestor.
     fn update(&mut self) {
-        if self.entries[self.top].computed {
-            return;
-        }
-        let mut from = self.top;
-        while !self.entries[from].computed {
-            from -= 1;
-        }
-        let h = self.net.hidden;
-        let w = &self.net.ft_weights;
-        let layout = self.layout;
-        for i in from + 1..=self.top {
-            let changes = self.entries[i].changes;
-            let (before, after) = self.sums.split_at_mut(i * 2 * h);
-            let parent = &before[(i - 1) * 2 * h..];
-            let child = &mut after[..2 * h];
-            for (view, side) in [(0, Side::First), (1, Side::Second)] {
+        for side in [Side::First, Side::Second] {
+            let view = side.index();
+            if self.entries[self.top].computed[view] {
+                continue;
+            }
+            let mut from = self.top;
+            while !self.entries[from].computed[view] {
+                from -= 1;
+            }
+            let h = self.net.hidden;
+            let w = &self.net.ft_weights;
+            let layout = self.layout;
+            for i in from + 1..=self.top {
+                let Entry { changes, kings, .. } = self.entries[i];
+                // The same as the parent's: a side whose view flips is computed at its push.
+                let mirrored = self.net.mirrors(&layout, usize::from(kings[view]));
+                let (before, after) = self.sums.split_at_mut(i * 2 * h);
+                let src = &before[(2 * (i - 1) + view) * h..][..h];
+                let dst = &mut after[view * h..(view + 1) * h];
                 let mut add = [0usize; 2];
                 let mut sub = [0usize; 2];
                 let added = changes.added();
                 let removed = changes.removed();
                 for (k, &(p, sq)) in added.iter().enumerate() {
-                    add[k] = layout.feature(usize::from(p), usize::from(sq), side);
+                    add[k] = layout.feature_in(usize::from(p), usize::from(sq), side, mirrored);
                 }
                 for (k, &(p, sq)) in removed.iter().enumerate() {
-                    sub[k] = layout.feature(usize::from(p), usize::from(sq), side);
+                    sub[k] = layout.feature_in(usize::from(p), usize::from(sq), side, mirrored);
                 }
                 let row = |f: usize| &w[f * h..(f + 1) * h];
-                let src = &parent[view * h..(view + 1) * h];
-                let dst = &mut child[view * h..(view + 1) * h];
                 match (added.len(), removed.len()) {
                     (0, 0) => dst.copy_from_slice(src),
                     (1, 1) => simd::add_sub(dst, src, row(add[0]), row(sub[0])),
@@ -188,8 +269,8 @@ impl Accumulators {
                         }
                     }
                 }
+                self.entries[i].computed[view] = true;
             }
-            self.entries[i].computed = true;
         }
     }
 }

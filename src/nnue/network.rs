@@ -13,7 +13,7 @@
 //! | 8 | 1 | game: 0 chess, 1 xiangqi |
 //! | 9 | 1 | activation: 0 CReLU, 1 SCReLU |
 //! | 10 | 1 | output buckets `B`, 0 read as 1 (files from before the buckets) |
-//! | 11 | 1 | reserved, 0 |
+//! | 11 | 1 | input map: 0 plain, 1 king-mirrored ([`InputMap`]) |
 //! | 12 | 4 | inputs, a `u32` (chess 768, xiangqi 1260) |
 //! | 16 | 4 | hidden size `H`, a `u32`, a multiple of 16 |
 //! | 20 | 4 | `QA`, an `i32`: the first layer's quantisation |
@@ -27,6 +27,11 @@
 //!
 //! The output layer used for a position is that of its bucket, chosen by the number of pieces
 //! on the board ([`output_bucket`]): the endgame gets weights of its own.
+//!
+//! With the king-mirrored input map a side sees the board flipped left to right while its own
+//! king stands on the right half (chess files e-h, xiangqi files f-i), so that the network
+//! learns one set of patterns for a king on either wing, and a position and its mirror image
+//! evaluate alike.
 //!
 //! The output in internal units is `(Σ f(acc)·w / d + bias) · scale / (QA·QB)` with integer
 //! arithmetic, `f` the activation and `d` = `QA` for SCReLU (1 for CReLU); the float network
@@ -72,6 +77,43 @@ pub fn buckets_from_byte(byte: u8) -> Option<usize> {
     }
 }
 
+/// Which first-layer row a piece on a square selects, beyond the side's own view of the board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum InputMap {
+    /// Each side sees the board from its own side ([`Layout::feature`]).
+    Plain,
+    /// As plain, and mirrored left to right while the side's king stands on the right half of
+    /// the board ([`Layout::mirrors`]).
+    KingMirrored,
+}
+
+impl InputMap {
+    /// The header byte of the map.
+    pub fn byte(self) -> u8 {
+        match self {
+            InputMap::Plain => 0,
+            InputMap::KingMirrored => 1,
+        }
+    }
+
+    /// The map a header byte records, if any.
+    pub fn from_byte(byte: u8) -> Option<InputMap> {
+        match byte {
+            0 => Some(InputMap::Plain),
+            1 => Some(InputMap::KingMirrored),
+            _ => None,
+        }
+    }
+
+    /// Its name on the command line (`chariot train --inputs`).
+    pub fn name(self) -> &'static str {
+        match self {
+            InputMap::Plain => "plain",
+            InputMap::KingMirrored => "king-mirrored",
+        }
+    }
+}
+
 /// How the first layer's output is activated.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Activation {
@@ -90,6 +132,10 @@ pub struct Layout {
     pub squares: usize,
     /// Piece kinds per side.
     pub kinds: usize,
+    /// Files of the board.
+    pub files: usize,
+    /// The royal piece's kind.
+    pub king_kind: usize,
     flip: fn(usize) -> usize,
 }
 
@@ -100,6 +146,8 @@ impl Layout {
             variant: G::VARIANT,
             squares: G::SQUARES,
             kinds: G::PIECES / 2,
+            files: G::FILES,
+            king_kind: G::KING_KIND,
             flip: G::flip_square,
         }
     }
@@ -126,6 +174,39 @@ impl Layout {
             Side::First => (colour * self.kinds + kind) * self.squares + square,
             Side::Second => ((colour ^ 1) * self.kinds + kind) * self.squares + (self.flip)(square),
         }
+    }
+
+    /// [`Layout::feature`] with the board mirrored left to right first when `mirrored`.
+    #[inline(always)]
+    pub fn feature_in(
+        &self,
+        piece: usize,
+        square: usize,
+        perspective: Side,
+        mirrored: bool,
+    ) -> usize {
+        let square = if mirrored { self.mirror(square) } else { square };
+        self.feature(piece, square, perspective)
+    }
+
+    /// `square` mirrored left to right.
+    #[inline(always)]
+    pub fn mirror(&self, square: usize) -> usize {
+        square + self.files - 1 - 2 * (square % self.files)
+    }
+
+    /// Whether a king on `square` stands on the right half of the board (chess files e-h,
+    /// xiangqi f-i: the centre file of xiangqi's odd count stays unmirrored), where the
+    /// king-mirrored map flips its side's view.
+    #[inline(always)]
+    pub fn mirrors(&self, square: usize) -> bool {
+        2 * (square % self.files) + 1 > self.files
+    }
+
+    /// The royal piece of `side`, indexed as [`Game::for_each_piece`] gives pieces.
+    #[inline(always)]
+    pub fn king(&self, side: Side) -> usize {
+        side.index() * self.kinds + self.king_kind
     }
 }
 
@@ -177,6 +258,8 @@ pub struct Network {
     pub out_weights: Vec<i16>,
     /// Output bias per bucket, in units of `QA·QB`.
     pub out_bias: Vec<i32>,
+    /// How pieces select first-layer rows.
+    pub input_map: InputMap,
 }
 
 /// FNV-1a, 64 bits: a checksum that catches truncated and damaged files.
@@ -222,6 +305,9 @@ impl Network {
         let Some(buckets) = buckets_from_byte(b[10]) else {
             return Err(NetError::Field("buckets", b[10].into()));
         };
+        let Some(input_map) = InputMap::from_byte(b[11]) else {
+            return Err(NetError::Field("input map", b[11].into()));
+        };
         let (qa, qb, scale) = (i32_at(b, 20), i32_at(b, 24), i32_at(b, 28));
         // QA bounds the clipped activation, whose square must stay an i16 product away from
         // overflow; QB and the scale only need to be positive.
@@ -265,6 +351,7 @@ impl Network {
             buckets,
             out_weights,
             out_bias,
+            input_map,
         })
     }
 
@@ -302,6 +389,7 @@ impl Network {
             buckets,
             out_weights: (0..2 * hidden * buckets).map(|_| next(-127, 127)).collect(),
             out_bias: (0..buckets).map(|_| i32::from(next(-3000, 3000))).collect(),
+            input_map: InputMap::Plain,
         }
     }
 
@@ -322,7 +410,7 @@ impl Network {
             Activation::CRelu => 0,
             Activation::SCRelu => 1,
         });
-        b.extend_from_slice(&[buckets_byte(self.buckets), 0]);
+        b.extend_from_slice(&[buckets_byte(self.buckets), self.input_map.byte()]);
         for v in [self.inputs as i32, self.hidden as i32, self.qa, self.qb, self.scale] {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -344,6 +432,12 @@ impl Network {
         } else {
             Err(NetError::Game(self.variant.name(), variant.name()))
         }
+    }
+
+    /// Whether `side`'s view is mirrored while its king stands on `king`.
+    #[inline(always)]
+    pub fn mirrors(&self, layout: &Layout, king: usize) -> bool {
+        self.input_map == InputMap::KingMirrored && layout.mirrors(king)
     }
 
     /// The output bucket of a position with `pieces` pieces.
@@ -409,8 +503,12 @@ mod tests {
                 Err(NetError::Size(..))
             ));
             assert_eq!(Network::from_bytes(b"hello"), Err(NetError::Magic));
-            let bucketed = Network::random_bucketed(v, Activation::SCRelu, 16, 8, 2);
+            let mut bucketed = Network::random_bucketed(v, Activation::SCRelu, 16, 8, 2);
+            bucketed.input_map = InputMap::KingMirrored;
             assert_eq!(Network::from_bytes(&bucketed.to_bytes()), Ok(bucketed));
+            let mut unknown = bytes.clone();
+            unknown[11] = 2;
+            assert_eq!(Network::from_bytes(&unknown), Err(NetError::Field("input map", 2)));
         }
         assert!(tiny(Variant::Chess).check_variant(Variant::Xiangqi).is_err());
     }
@@ -429,6 +527,23 @@ mod tests {
         assert_eq!(xq.feature(0, 4, Side::First), 4);
         assert_eq!(xq.feature(7, 85, Side::Second), 4);
         assert_eq!(xq.feature(0, 4, Side::Second), 7 * 90 + 85);
+    }
+
+    #[test]
+    fn kings_on_the_right_half_mirror_their_side_s_view() {
+        let chess = Layout::of::<Chess>();
+        // e1 (4) and h8 (63) are on the right half, d1 (3) and a8 (56) on the left.
+        assert!(chess.mirrors(4) && chess.mirrors(63));
+        assert!(!chess.mirrors(3) && !chess.mirrors(56));
+        assert_eq!((chess.mirror(4), chess.mirror(56)), (3, 63));
+        assert_eq!((chess.king(Side::First), chess.king(Side::Second)), (5, 11));
+        // A white pawn on e2 seen mirrored by black: d7.
+        assert_eq!(chess.feature_in(0, 12, Side::Second, true), 6 * 64 + 51);
+        let xq = Layout::of::<Xiangqi>();
+        // The general's centre file e stays, f and beyond mirror.
+        assert!(!xq.mirrors(4) && !xq.mirrors(3) && xq.mirrors(5) && xq.mirrors(89));
+        assert_eq!((xq.mirror(4), xq.mirror(5), xq.mirror(90 - 9)), (4, 3, 89));
+        assert_eq!((xq.king(Side::First), xq.king(Side::Second)), (0, 7));
     }
 }
 

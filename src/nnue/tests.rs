@@ -2,7 +2,7 @@
 //! code path computes the same output.
 
 use super::accumulator::{Accumulators, evaluate_fresh};
-use super::network::{Activation, Network};
+use super::network::{Activation, InputMap, Network};
 use super::simd;
 use crate::chess::Chess;
 use crate::game::{Game, MoveList, Variant};
@@ -27,6 +27,14 @@ impl Stream {
 /// incremental piece count that picks the bucket is checked with the sums.
 fn random_net(variant: Variant, activation: Activation, seed: u64) -> Arc<Network> {
     Arc::new(Network::random_bucketed(variant, activation, 32, 8, seed))
+}
+
+/// [`random_net`] with the king-mirrored input map: the kings crossing the middle are checked
+/// too.
+fn mirrored_net(variant: Variant, seed: u64) -> Arc<Network> {
+    let mut net = Network::random_bucketed(variant, Activation::SCRelu, 32, 8, seed);
+    net.input_map = InputMap::KingMirrored;
+    Arc::new(net)
 }
 
 /// Walks `depth` plies below `board` (every move, and a null move), checking the lazy sums.
@@ -58,8 +66,12 @@ fn walk<G: Game>(board: &mut G, acc: &mut Accumulators, net: &Network, depth: u3
 /// Random games: after every move the incremental sums give the fresh output, including
 /// after several pushes evaluated at once (the lazy path) and a walk of every reply.
 fn random_games<G: Game>(fens: &[&str], games: usize, seed: u64) {
-    for activation in [Activation::SCRelu, Activation::CRelu] {
-        let net = random_net(G::VARIANT, activation, seed);
+    let nets = [
+        random_net(G::VARIANT, Activation::SCRelu, seed),
+        random_net(G::VARIANT, Activation::CRelu, seed),
+        mirrored_net(G::VARIANT, seed),
+    ];
+    for net in nets {
         let mut s = Stream(seed ^ 0x5555);
         for fen in fens {
             let mut nodes = 0;
@@ -102,18 +114,58 @@ fn chess_incremental_evaluation_equals_a_fresh_one() {
         6,
         11,
     );
-    // Every special move at depth 2 from the positions that have them.
-    let net = random_net(Variant::Chess, Activation::SCRelu, 3);
-    for fen in [
-        "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPpP/R3K2R w KQkq - 0 1",
-        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-        // Chess960 castling, where king and rook targets overlap their start squares.
-        "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
-    ] {
+    // Every special move at depth 2 from the positions that have them, castling long taking
+    // the king across the middle.
+    let nets = [random_net(Variant::Chess, Activation::SCRelu, 3), mirrored_net(Variant::Chess, 3)];
+    for (net, fen) in nets.iter().flat_map(|net| {
+        [
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPpP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            // Chess960 castling, where king and rook targets overlap their start squares.
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+        ]
+        .map(move |fen| (net, fen))
+    }) {
         let mut board = Chess::from_fen(fen).expect("valid FEN");
         let mut acc = Accumulators::new(net.clone(), &board);
-        assert!(walk(&mut board, &mut acc, &net, 2) > 100);
+        assert!(walk(&mut board, &mut acc, net, 2) > 100);
     }
+}
+
+/// With the king-mirrored map a position and its mirror image evaluate alike (without
+/// castling rights, which the network does not see, they are the same position), whether the
+/// kings stand on the same wing or on opposite wings, in both games. (A xiangqi general on
+/// the centre file is never mirrored, so there the two differ.)
+#[test]
+fn king_mirrored_networks_evaluate_mirror_images_alike() {
+    fn same<G: Game>(net: &Network, fen: &str, mirror: &str) {
+        let a = G::from_fen(fen).expect("valid FEN");
+        let b = G::from_fen(mirror).expect("valid FEN");
+        assert_eq!(evaluate_fresh(net, &a), evaluate_fresh(net, &b), "{fen}");
+    }
+    let (fen, mirror) = ("4k3/8/8/3p4/8/2N5/8/4K3 w - - 0 1", "3k4/8/8/4p3/8/5N2/8/3K4 w - - 0 1");
+    // The plain map tells them apart: the test can fail.
+    let plain = random_net(Variant::Chess, Activation::SCRelu, 8);
+    let eval = |fen| evaluate_fresh(&plain, &Chess::from_fen(fen).expect("valid FEN"));
+    assert_ne!(eval(fen), eval(mirror));
+    let chess = mirrored_net(Variant::Chess, 8);
+    same::<Chess>(&chess, fen, mirror);
+    same::<Chess>(
+        &chess,
+        "6k1/5ppp/8/8/8/8/PPP5/1K6 b - - 0 1",
+        "1k6/ppp5/8/8/8/8/5PPP/6K1 b - - 0 1",
+    );
+    let xiangqi = mirrored_net(Variant::Xiangqi, 9);
+    same::<Xiangqi>(
+        &xiangqi,
+        "3k5/9/9/9/2p6/9/9/2H6/9/5K3 w - - 0 1",
+        "5k3/9/9/9/6p2/9/9/6H2/9/3K5 w - - 0 1",
+    );
+    same::<Xiangqi>(
+        &xiangqi,
+        "5k3/4a4/9/9/2p6/9/9/2R6/4A4/3K5 b - - 0 1",
+        "3k5/4a4/9/9/6p2/9/9/6R2/4A4/5K3 b - - 0 1",
+    );
 }
 
 #[test]

@@ -9,7 +9,7 @@
 use super::TrainError;
 use crate::game::{Side, Variant};
 use crate::nnue::data::{RECORD_BYTES, Record};
-use crate::nnue::network::Layout;
+use crate::nnue::network::{InputMap, Layout};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -108,11 +108,17 @@ impl Sample {
         us: &mut [u16; MAX_FEATURES],
         them: &mut [u16; MAX_FEATURES],
     ) -> usize {
-        let (mine, theirs) = if self.side == 0 {
-            (&table.first, &table.second)
-        } else {
-            (&table.second, &table.first)
-        };
+        let (us_side, them_side) = (usize::from(self.side), usize::from(self.side ^ 1));
+        let mut mirrored = [false; 2];
+        if table.map == InputMap::KingMirrored {
+            self.for_each_piece(|_, sq, piece| {
+                if let Some(side) = table.kings.iter().position(|&k| k == piece) {
+                    mirrored[side] = table.layout.mirrors(sq);
+                }
+            });
+        }
+        let mine = &table.tables[us_side][usize::from(mirrored[us_side])];
+        let theirs = &table.tables[them_side][usize::from(mirrored[them_side])];
         self.for_each_piece(|i, sq, piece| {
             let at = piece * table.squares + sq;
             us[i] = mine[at];
@@ -127,26 +133,41 @@ impl Sample {
 #[derive(Clone, Debug)]
 pub struct Features {
     squares: usize,
-    first: Vec<u16>,
-    second: Vec<u16>,
+    /// By perspective (first, second), then unmirrored and mirrored.
+    tables: [[Vec<u16>; 2]; 2],
+    /// The kings' piece nibbles, first side's first.
+    kings: [usize; 2],
+    layout: Layout,
+    map: InputMap,
 }
 
 impl Features {
-    /// The tables of `variant`.
-    pub fn new(variant: Variant) -> Features {
+    /// The tables of `variant` under the input map `map`.
+    pub fn new(variant: Variant, map: InputMap) -> Features {
         let layout = Layout::for_variant(variant);
         let pieces = 2 * layout.kinds;
         // Piece nibbles reach 15; unused entries are never read, as loading checked the pieces.
         let size = 16 * layout.squares;
-        let table = |side: Side| -> Vec<u16> {
+        let table = |side: Side, mirrored: bool| -> Vec<u16> {
             (0..size)
                 .map(|at| {
                     let (piece, sq) = (at / layout.squares, at % layout.squares);
-                    if piece < pieces { layout.feature(piece, sq, side) as u16 } else { 0 }
+                    if piece < pieces {
+                        layout.feature_in(piece, sq, side, mirrored) as u16
+                    } else {
+                        0
+                    }
                 })
                 .collect()
         };
-        Features { squares: layout.squares, first: table(Side::First), second: table(Side::Second) }
+        let view = |side| [table(side, false), table(side, true)];
+        Features {
+            squares: layout.squares,
+            tables: [view(Side::First), view(Side::Second)],
+            kings: [layout.king(Side::First), layout.king(Side::Second)],
+            layout,
+            map,
+        }
     }
 }
 

@@ -9,7 +9,9 @@
 //! move's `H` values and then the other side's. With `--buckets B` there are `B` output layers
 //! and a position uses the one its number of pieces picks
 //! ([`output_bucket`](crate::nnue::network::output_bucket)), so that openings and endgames
-//! weigh the same neurons differently. Trained in `f32`, then quantised: first layer
+//! weigh the same neurons differently. With `--inputs king-mirrored` each side sees the board
+//! flipped left to right while its king stands on the right half
+//! ([`InputMap`](crate::nnue::network::InputMap)). Trained in `f32`, then quantised: first layer
 //! `round(w·255)` as `i16`, output weights `round(w·64)` as `i16`, output bias
 //! `round(b·255·64)` as `i32`. Every weight is clipped to ±1.98 after each step so that the
 //! quantised products fit the engine's `i16` arithmetic. Rounding the output weights leaves a
@@ -69,7 +71,7 @@ mod tests;
 
 use crate::game::Variant;
 use crate::nnue::data::{RECORD_BYTES, RecordError};
-use crate::nnue::network::{MAX_BUCKETS, Network};
+use crate::nnue::network::{InputMap, MAX_BUCKETS, Network};
 use loader::{Features, Sample};
 use net::{Adam, Checkpoint, Net, Rng, Scratch};
 use std::path::{Path, PathBuf};
@@ -130,6 +132,13 @@ pub enum Decay {
     Step,
 }
 
+fn parse_inputs(s: &str) -> Result<InputMap, String> {
+    [InputMap::Plain, InputMap::KingMirrored]
+        .into_iter()
+        .find(|m| m.name() == s)
+        .ok_or_else(|| format!("'{s}' is not an input map: plain or king-mirrored"))
+}
+
 fn parse_variant(s: &str) -> Result<Variant, String> {
     match s {
         "chess" => Ok(Variant::Chess),
@@ -154,6 +163,10 @@ pub struct Options {
     /// (1 to 16; 8 moves one bucket every four pieces).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
+    /// How pieces select first-layer rows: `plain`, or `king-mirrored` (each side sees the
+    /// board flipped left to right while its king stands on the right half).
+    #[arg(long, value_parser = parse_inputs, default_value = "plain")]
+    pub inputs: InputMap,
     /// Passes over the data.
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
@@ -224,6 +237,7 @@ impl Options {
             data,
             hidden: 256,
             buckets: 1,
+            inputs: InputMap::Plain,
             epochs: 20,
             batch: 16384,
             lr: 0.001,
@@ -320,7 +334,7 @@ impl Trainer {
     pub fn new(net: Net, adam: Adam, threads: usize, lambda: f32, k: f32) -> Trainer {
         let size = net.params.len();
         Trainer {
-            features: Features::new(net.variant),
+            features: Features::new(net.variant, net.input_map),
             grads: (0..threads).map(|_| vec![0.0; size]).collect(),
             scratch: (0..threads).map(|_| Scratch::new(net.hidden)).collect(),
             net,
@@ -470,16 +484,19 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
             if c.net.variant != opts.variant
                 || c.net.hidden != opts.hidden
                 || c.net.buckets != opts.buckets
+                || c.net.input_map != opts.inputs
             {
                 let why = format!(
-                    "it holds a {} network of hidden size {} with {} output buckets, the options \
-                     ask for {}, {} and {}",
+                    "it holds a {} network of hidden size {} with {} output buckets and {} \
+                     inputs, the options ask for {}, {}, {} and {}",
                     c.net.variant.name(),
                     c.net.hidden,
                     c.net.buckets,
+                    c.net.input_map.name(),
                     opts.variant.name(),
                     opts.hidden,
-                    opts.buckets
+                    opts.buckets,
+                    opts.inputs.name()
                 );
                 return Err(TrainError::Checkpoint(path.clone(), why));
             }
@@ -487,7 +504,7 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
             (c.net, c.adam, c.epoch as usize)
         }
         None => {
-            let net = match &opts.init {
+            let mut net = match &opts.init {
                 Some(path) => initial(path, opts)?,
                 None => Net::new(
                     opts.variant,
@@ -496,6 +513,9 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
                     &mut Rng::new(opts.seed, STREAM_INIT),
                 ),
             };
+            // Any map's weights start any other's: a plain network is a king-mirrored one's
+            // view of a king on the left half.
+            net.input_map = opts.inputs;
             let adam = Adam::new(net.params.len());
             (net, adam, 0)
         }

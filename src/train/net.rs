@@ -12,7 +12,8 @@ use super::TrainError;
 use super::loader::{Features, MAX_FEATURES, Sample};
 use crate::game::Variant;
 use crate::nnue::network::{
-    Activation, Layout, Network, bucket_rows, buckets_byte, buckets_from_byte, output_bucket,
+    Activation, InputMap, Layout, Network, bucket_rows, buckets_byte, buckets_from_byte,
+    output_bucket,
 };
 use std::io::Write;
 use std::path::Path;
@@ -90,6 +91,8 @@ pub struct Net {
     pub hidden: usize,
     /// Output buckets ([`output_bucket`]).
     pub buckets: usize,
+    /// How pieces select first-layer rows.
+    pub input_map: InputMap,
     /// Every parameter: ft weights (input-major), ft bias, out weights (bucket by bucket, the
     /// side to move's half first), out biases (one per bucket).
     pub params: Vec<f32>,
@@ -313,7 +316,7 @@ impl Net {
         let p = split_mut(&mut params, inputs, hidden, buckets);
         p.ft_weights.iter_mut().for_each(|w| *w = ft * rng.symmetric());
         p.out_weights.iter_mut().for_each(|w| *w = out * rng.symmetric());
-        Net { variant, inputs, hidden, buckets, params }
+        Net { variant, inputs, hidden, buckets, input_map: InputMap::Plain, params }
     }
 
     /// The float network a quantised one stands for, each weight divided by its quantisation
@@ -345,7 +348,7 @@ impl Net {
             weights.iter_mut().zip(source).for_each(|(w, &q)| *w = by(q, QB));
             *bias = (f64::from(n.out_bias[from]) / f64::from(QA * QB)) as f32;
         }
-        Ok(Net { variant: n.variant, inputs, hidden, buckets, params })
+        Ok(Net { variant: n.variant, inputs, hidden, buckets, input_map: n.input_map, params })
     }
 
     /// The number of parameters.
@@ -396,6 +399,7 @@ impl Net {
                 .iter()
                 .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
                 .collect(),
+            input_map: self.input_map,
         }
     }
 }
@@ -535,15 +539,15 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    /// Writes the checkpoint: a 32-byte header (magic, game, output buckets (0 for one),
-    /// inputs, hidden, epoch, Adam's step count), then the parameters, Adam's means and mean
-    /// squares as little-endian `f32`.
+    /// Writes the checkpoint: a 32-byte header (magic, game, output buckets (0 for one), input
+    /// map, inputs, hidden, epoch, Adam's step count), then the parameters, Adam's means and
+    /// mean squares as little-endian `f32`.
     pub fn save(&self, path: &Path) -> Result<(), TrainError> {
         let net = &self.net;
         let mut b = Vec::with_capacity(CHECKPOINT_HEADER + 12 * net.params.len());
         b.extend_from_slice(CHECKPOINT_MAGIC);
         let game = u8::from(net.variant == Variant::Xiangqi);
-        b.extend_from_slice(&[game, buckets_byte(net.buckets), 0, 0]);
+        b.extend_from_slice(&[game, buckets_byte(net.buckets), net.input_map.byte(), 0]);
         for v in [net.inputs as u32, net.hidden as u32, self.epoch] {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -579,6 +583,9 @@ impl Checkpoint {
         let Some(buckets) = buckets_from_byte(b[9]).filter(|_| sizes_ok) else {
             return Err(bad("bad dimensions"));
         };
+        let Some(input_map) = InputMap::from_byte(b[10]) else {
+            return Err(bad("unknown input map"));
+        };
         let mut t = [0u8; 8];
         t.copy_from_slice(&b[24..32]);
         let size = Net::size(inputs, hidden, buckets);
@@ -590,7 +597,14 @@ impl Checkpoint {
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         Ok(Checkpoint {
-            net: Net { variant, inputs, hidden, buckets, params: floats[..size].to_vec() },
+            net: Net {
+                variant,
+                inputs,
+                hidden,
+                buckets,
+                input_map,
+                params: floats[..size].to_vec(),
+            },
             adam: Adam {
                 m: floats[size..2 * size].to_vec(),
                 v: floats[2 * size..].to_vec(),

@@ -6,7 +6,7 @@ use super::*;
 use crate::chess::Chess;
 use crate::game::{Game, MoveList, Side};
 use crate::nnue::data::{Outcome, RECORD_BYTES, Record};
-use crate::nnue::network::{Layout, Network};
+use crate::nnue::network::{InputMap, Layout, Network};
 use crate::xiangqi::Xiangqi;
 
 const CHESS_FENS: &[&str] = &[
@@ -141,7 +141,7 @@ fn training_reduces_the_loss_and_quantisation_keeps_the_output() {
 fn gradients_match_finite_differences() {
     let records = random_games::<Chess>(CHESS_FENS, 8, 11);
     let data = samples(&records);
-    let features = Features::new(Variant::Chess);
+    let features = Features::new(Variant::Chess, InputMap::Plain);
     let buckets = 4;
     let mut net = Net::new(Variant::Chess, 16, buckets, &mut Rng::new(7, 1));
     // Larger weights than the initialisation's put neurons on both sides of the clipping.
@@ -235,7 +235,7 @@ fn loading_keeps_one_game_and_the_features_follow_the_layout() {
     assert_eq!(capped.samples.len(), 20);
 
     let layout = Layout::for_variant(Variant::Chess);
-    let features = Features::new(Variant::Chess);
+    let features = Features::new(Variant::Chess, InputMap::Plain);
     for (r, x) in chess.iter().zip(&loaded.samples) {
         let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
         let n = x.features(&features, &mut us, &mut them);
@@ -265,7 +265,8 @@ fn loading_keeps_one_game_and_the_features_follow_the_layout() {
 fn checkpoints_round_trip_and_training_resumes() {
     let dir = temp_dir("checkpoint");
     let mut rng = Rng::new(9, 1);
-    let net = Net::new(Variant::Xiangqi, 16, 8, &mut rng);
+    let mut net = Net::new(Variant::Xiangqi, 16, 8, &mut rng);
+    net.input_map = InputMap::KingMirrored;
     let mut adam = Adam::new(net.params.len());
     adam.t = 42;
     adam.m.iter_mut().for_each(|m| *m = rng.symmetric());
@@ -298,16 +299,21 @@ fn the_command_trains_writes_a_network_and_resumes() {
     opts.validation = 0.1;
     opts.out = Some(dir.join("net.nnue"));
     opts.checkpoint = Some(dir.join("ckpt"));
+    opts.inputs = InputMap::KingMirrored;
     run(&opts).expect("trains");
     let first = std::fs::read(dir.join("net.nnue")).expect("network written");
     let network = Network::from_bytes(&first).expect("valid network");
     assert_eq!((network.hidden, network.scale, network.qa, network.qb), (16, 400, 255, 64));
+    assert_eq!(network.input_map, InputMap::KingMirrored);
 
     // Resuming after the first epoch repeats the second exactly.
     opts.resume = Some(dir.join("ckpt").join("chess-h16-e1.ckpt"));
     opts.out = Some(dir.join("resumed.nnue"));
     run(&opts).expect("resumes");
     assert_eq!(std::fs::read(dir.join("resumed.nnue")).expect("written"), first);
+    // A checkpoint of another input map does not resume.
+    opts.inputs = InputMap::Plain;
+    assert!(matches!(run(&opts), Err(TrainError::Checkpoint(..))));
 
     opts.hidden = 20;
     assert!(matches!(run(&opts), Err(TrainError::Option(..))));
@@ -326,7 +332,7 @@ fn a_quantised_network_reads_back_as_the_float_network_it_came_from() {
     let one = Net::new(Variant::Chess, 16, 1, &mut rng);
     let spread = Net::from_network(&one.quantise(400), 8).expect("spreads");
     let back = Net::from_network(&one.quantise(400), 1).expect("reads");
-    let features = Features::new(Variant::Chess);
+    let features = Features::new(Variant::Chess, InputMap::Plain);
     let mut s = Scratch::new(16);
     for record in random_games::<Chess>(CHESS_FENS, 50, 6) {
         let x = Sample::new(&record);
@@ -426,15 +432,19 @@ fn the_engine_evaluates_as_the_trainer_quantises() {
         let variant = G::VARIANT;
         let mut rng = Rng::new(seed, 7);
         // Eight output buckets: trainer and engine must pick the same one.
-        let net = Network::random_bucketed(
+        let mut net = Network::random_bucketed(
             variant,
             crate::nnue::network::Activation::SCRelu,
             32,
             8,
             seed,
         );
-        let features = Features::new(variant);
-        for fen in fens {
+        for (map, fen) in [InputMap::Plain, InputMap::KingMirrored]
+            .into_iter()
+            .flat_map(|map| fens.iter().map(move |fen| (map, fen)))
+        {
+            net.input_map = map;
+            let features = Features::new(variant, map);
             let mut board = G::from_fen(fen).expect("valid FEN");
             let mut list = MoveList::new();
             // Long enough for captures to move the position through several buckets.
@@ -452,6 +462,7 @@ fn the_engine_evaluates_as_the_trainer_quantises() {
             }
         }
     }
+    // Kings walk to both wings in the bare positions, and castle across the middle.
     check::<Chess>(&[crate::chess::START_FEN, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"], 3);
     check::<Xiangqi>(&[crate::xiangqi::START_FEN], 4);
 }

@@ -222,6 +222,8 @@ impl Game for Xiangqi {
 
     const PIECES: usize = PIECES;
     const SQUARES: usize = SQUARES;
+    const FILES: usize = bitboard::FILES;
+    const KING_KIND: usize = position::kind::GENERAL as usize;
 
     #[inline]
     fn moved_piece(&self, m: Move) -> usize {
