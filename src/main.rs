@@ -49,6 +49,10 @@ enum Tool {
         /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Evaluate with the classic evaluation instead of the embedded networks (to compare
+        /// their speed; the node count is another one).
+        #[arg(long)]
+        classic: bool,
     },
     /// Measure the speed as users run the engine: positions from real games of both games,
     /// all threads, a large hash, a realistic time each (as Stockfish's speedtest).
@@ -124,7 +128,11 @@ fn main() {
     // Every tool and the engine evaluate with the networks built in.
     chariot::nnue::install_embedded();
     match cli.tool {
-        Some(Tool::Bench { depth, threads }) => {
+        Some(Tool::Bench { depth, threads, classic }) => {
+            if classic {
+                chariot::nnue::install(Variant::Chess, None);
+                chariot::nnue::install(Variant::Xiangqi, None);
+            }
             chariot::bench::run(depth, threads);
         }
         Some(Tool::Speedtest { threads, hash, seconds }) => {

@@ -34,3 +34,18 @@ fn bench_is_the_same_on_every_run() {
     assert!(first.is_some());
     assert_eq!(first, run());
 }
+
+/// `--classic` searches with the classic evaluation: another tree, as deterministic.
+#[test]
+fn bench_classic_uses_the_classic_evaluation() {
+    let nodes = |args: &[&str]| {
+        let out = Command::new(common::binary()).args(args).output().expect("chariot bench runs");
+        assert!(out.status.success(), "chariot bench failed: {out:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        stdout.lines().last().and_then(|l| l.split_whitespace().next()).map(str::to_string)
+    };
+    let classic = nodes(&["bench", "--depth", "5", "--classic"]);
+    assert!(classic.is_some());
+    assert_eq!(classic, nodes(&["bench", "--depth", "5", "--classic"]));
+    assert_ne!(classic, nodes(&["bench", "--depth", "5"]));
+}
