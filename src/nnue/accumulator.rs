@@ -152,9 +152,8 @@ impl Accumulators {
 
     /// Moves the kings of the entry just pushed for `changes`, about to be made on `board`;
     /// a side whose king crosses to the other half of the board sees it mirrored the other way,
-    /// so its sums are computed from scratch at once (the lazy update walks only unmirrored
-    /// changes).
-    #[cold]
+    /// so its sums are computed from scratch at once (the lazy update can only add and remove
+    /// rows within one view of the board, and later it would no longer have this board).
     fn follow_kings<G: Game>(&mut self, board: &G, changes: &Changes) {
         let top = self.top;
         let before = self.entries[top - 1].kings;
