@@ -1,6 +1,6 @@
 //! Network evaluation speed: a depth-2 walk of every move (push, evaluate, pop) from a few
-//! positions of each game, with the embedded network and with a king-mirrored one of the same
-//! size, as the search drives the accumulators.
+//! positions of each game, with the embedded network and with random ones of the same size
+//! under each input map, as the search drives the accumulators.
 
 use chariot::chess::Chess;
 use chariot::game::{Game, MoveList};
@@ -41,13 +41,15 @@ fn walk<G: Game>(board: &mut G, acc: &mut Accumulators, depth: u32) -> i64 {
 
 fn game<G: Game>(c: &mut Criterion, fens: &[&str]) {
     let embedded = chariot::nnue::embedded(G::VARIANT).expect("an embedded network");
-    let plain = Network::random(G::VARIANT, Activation::SCRelu, embedded.hidden, 1);
-    let mut mirrored = plain.clone();
-    mirrored.input_map = InputMap::KingMirrored;
+    let random = |map| {
+        let dims = (embedded.hidden, 1);
+        Arc::new(Network::random_mapped(G::VARIANT, Activation::SCRelu, dims, map, 1))
+    };
     let name = G::VARIANT.name();
-    for (label, net) in
-        [("embedded", embedded), ("plain", Arc::new(plain)), ("king-mirrored", Arc::new(mirrored))]
-    {
+    let nets = [("embedded", embedded.clone())]
+        .into_iter()
+        .chain(InputMap::ALL.into_iter().map(|map| (map.name(), random(map))));
+    for (label, net) in nets {
         let mut boards: Vec<G> = fens.iter().map(|f| G::from_fen(f).expect("bench FEN")).collect();
         c.bench_function(&format!("{name} nnue walk 2 {label}"), |b| {
             b.iter(|| {

@@ -64,10 +64,10 @@ fn fill_view<G: Game>(
 ) -> u32 {
     let h = net.hidden;
     out.copy_from_slice(&net.ft_bias);
-    let mirrored = net.mirrors(layout, usize::from(king));
+    let view = net.view(layout, side, usize::from(king));
     let mut pieces = 0;
     for_each_after(board, changes, |piece, sq| {
-        let f = layout.feature_in(piece, sq, side, mirrored);
+        let f = layout.feature_in(piece, sq, side, view);
         simd::add(out, &net.ft_weights[f * h..(f + 1) * h]);
         pieces += 1;
     });
@@ -87,7 +87,7 @@ fn fill<G: Game>(net: &Network, board: &G, white: &mut [i16], black: &mut [i16])
 
 /// What one push did: the pieces its move changed, whether each side's sums are computed,
 /// the number of pieces on the board after it (which picks the output bucket), and where the
-/// kings stand (which, with the king-mirrored map, decides how each side sees the board).
+/// kings stand (which, with a king map, decides how each side sees the board).
 #[derive(Copy, Clone, Debug, Default)]
 struct Entry {
     changes: Changes,
@@ -151,9 +151,10 @@ impl Accumulators {
     }
 
     /// Moves the kings of the entry just pushed for `changes`, about to be made on `board`;
-    /// a side whose king crosses to the other half of the board sees it mirrored the other way,
-    /// so its sums are computed from scratch at once (the lazy update can only add and remove
-    /// rows within one view of the board, and later it would no longer have this board).
+    /// a side whose king crosses to the other half of the board or into another king bucket
+    /// sees it another way, so its sums are computed from scratch at once (the lazy update
+    /// can only add and remove rows within one view of the board, and later it would no longer
+    /// have this board).
     fn follow_kings<G: Game>(&mut self, board: &G, changes: &Changes) {
         let top = self.top;
         let before = self.entries[top - 1].kings;
@@ -169,8 +170,8 @@ impl Accumulators {
         let h = self.net.hidden;
         for side in [Side::First, Side::Second] {
             let v = side.index();
-            let was = self.net.mirrors(&self.layout, usize::from(before[v]));
-            if was != self.net.mirrors(&self.layout, usize::from(kings[v])) {
+            let was = self.net.view(&self.layout, side, usize::from(before[v]));
+            if was != self.net.view(&self.layout, side, usize::from(kings[v])) {
                 let out = &mut self.sums[(2 * top + v) * h..(2 * top + v + 1) * h];
                 fill_view(&self.net, &self.layout, (board, changes), (side, kings[v]), out);
                 self.entries[top].computed[v] = true;
@@ -238,8 +239,8 @@ impl Accumulators {
             let layout = self.layout;
             for i in from + 1..=self.top {
                 let Entry { changes, kings, .. } = self.entries[i];
-                // The same as the parent's: a side whose view flips is computed at its push.
-                let mirrored = self.net.mirrors(&layout, usize::from(kings[view]));
+                // The same as the parent's: a side whose view changes is computed at its push.
+                let seen = self.net.view(&layout, side, usize::from(kings[view]));
                 let (before, after) = self.sums.split_at_mut(i * 2 * h);
                 let src = &before[(2 * (i - 1) + view) * h..][..h];
                 let dst = &mut after[view * h..(view + 1) * h];
@@ -248,10 +249,10 @@ impl Accumulators {
                 let added = changes.added();
                 let removed = changes.removed();
                 for (k, &(p, sq)) in added.iter().enumerate() {
-                    add[k] = layout.feature_in(usize::from(p), usize::from(sq), side, mirrored);
+                    add[k] = layout.feature_in(usize::from(p), usize::from(sq), side, seen);
                 }
                 for (k, &(p, sq)) in removed.iter().enumerate() {
-                    sub[k] = layout.feature_in(usize::from(p), usize::from(sq), side, mirrored);
+                    sub[k] = layout.feature_in(usize::from(p), usize::from(sq), side, seen);
                 }
                 let row = |f: usize| &w[f * h..(f + 1) * h];
                 match (added.len(), removed.len()) {

@@ -13,8 +13,8 @@
 //! | 8 | 1 | game: 0 chess, 1 xiangqi |
 //! | 9 | 1 | activation: 0 CReLU, 1 SCReLU |
 //! | 10 | 1 | output buckets `B`, 0 read as 1 (files from before the buckets) |
-//! | 11 | 1 | input map: 0 plain, 1 king-mirrored ([`InputMap`]) |
-//! | 12 | 4 | inputs, a `u32` (chess 768, xiangqi 1260) |
+//! | 11 | 1 | input map: 0 plain, 1 king-mirrored, 2 king buckets ([`InputMap`]) |
+//! | 12 | 4 | inputs, a `u32` (chess 768, xiangqi 1260, times the map's king buckets) |
 //! | 16 | 4 | hidden size `H`, a `u32`, a multiple of 16 |
 //! | 20 | 4 | `QA`, an `i32`: the first layer's quantisation |
 //! | 24 | 4 | `QB`, an `i32`: the output layer's quantisation |
@@ -31,7 +31,8 @@
 //! With the king-mirrored input map a side sees the board flipped left to right while its own
 //! king stands on the right half (chess files e-h, xiangqi files f-i), so that the network
 //! learns one set of patterns for a king on either wing, and a position and its mirror image
-//! evaluate alike.
+//! evaluate alike. With king buckets it is also given [`KING_BUCKETS`] sets of first-layer rows,
+//! one for each region of the board its own king may stand in ([`Layout::king_bucket`]).
 //!
 //! The output in internal units is `(Σ f(acc)·w / d + bias) · scale / (QA·QB)` with integer
 //! arithmetic, `f` the activation and `d` = `QA` for SCReLU (1 for CReLU); the float network
@@ -77,6 +78,9 @@ pub fn buckets_from_byte(byte: u8) -> Option<usize> {
     }
 }
 
+/// The sets of first-layer rows of [`InputMap::KingBuckets`].
+pub const KING_BUCKETS: usize = 4;
+
 /// Which first-layer row a piece on a square selects, beyond the side's own view of the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum InputMap {
@@ -85,24 +89,27 @@ pub enum InputMap {
     /// As plain, and mirrored left to right while the side's king stands on the right half of
     /// the board ([`Layout::mirrors`]).
     KingMirrored,
+    /// As king-mirrored, with a set of rows for each of [`KING_BUCKETS`] regions of the own
+    /// king's square ([`Layout::king_bucket`]).
+    KingBuckets,
 }
 
 impl InputMap {
+    /// Every map.
+    pub const ALL: [InputMap; 3] = [InputMap::Plain, InputMap::KingMirrored, InputMap::KingBuckets];
+
     /// The header byte of the map.
     pub fn byte(self) -> u8 {
         match self {
             InputMap::Plain => 0,
             InputMap::KingMirrored => 1,
+            InputMap::KingBuckets => 2,
         }
     }
 
     /// The map a header byte records, if any.
     pub fn from_byte(byte: u8) -> Option<InputMap> {
-        match byte {
-            0 => Some(InputMap::Plain),
-            1 => Some(InputMap::KingMirrored),
-            _ => None,
-        }
+        InputMap::ALL.into_iter().find(|m| m.byte() == byte)
     }
 
     /// Its name on the command line (`chariot train --inputs`).
@@ -110,6 +117,34 @@ impl InputMap {
         match self {
             InputMap::Plain => "plain",
             InputMap::KingMirrored => "king-mirrored",
+            InputMap::KingBuckets => "king-buckets",
+        }
+    }
+
+    /// The sets of first-layer rows: the inputs are the layout's times this.
+    pub fn king_buckets(self) -> usize {
+        match self {
+            InputMap::KingBuckets => KING_BUCKETS,
+            _ => 1,
+        }
+    }
+
+    /// How `side` sees the board with its king on `king` (a square of the board): `2·bucket`,
+    /// plus 1 when mirrored. Always 0 for the plain map.
+    #[inline(always)]
+    pub fn view(self, layout: &Layout, side: Side, king: usize) -> u8 {
+        match self {
+            InputMap::Plain => 0,
+            InputMap::KingMirrored => u8::from(layout.mirrors(king)),
+            InputMap::KingBuckets => {
+                let mirrored = layout.mirrors(king);
+                let own = match side {
+                    Side::First => king,
+                    Side::Second => (layout.flip)(king),
+                };
+                let own = if mirrored { layout.mirror(own) } else { own };
+                2 * layout.king_bucket(own) as u8 + u8::from(mirrored)
+            }
         }
     }
 }
@@ -176,17 +211,26 @@ impl Layout {
         }
     }
 
-    /// [`Layout::feature`] with the board mirrored left to right first when `mirrored`.
+    /// [`Layout::feature`] seen in `view` ([`InputMap::view`]): the board mirrored left to
+    /// right first when the view is odd, in the row set of its king bucket.
     #[inline(always)]
-    pub fn feature_in(
-        &self,
-        piece: usize,
-        square: usize,
-        perspective: Side,
-        mirrored: bool,
-    ) -> usize {
-        let square = if mirrored { self.mirror(square) } else { square };
-        self.feature(piece, square, perspective)
+    pub fn feature_in(&self, piece: usize, square: usize, perspective: Side, view: u8) -> usize {
+        let square = if view & 1 != 0 { self.mirror(square) } else { square };
+        usize::from(view >> 1) * self.inputs() + self.feature(piece, square, perspective)
+    }
+
+    /// The king bucket of an own king on `square` of its side's view, mirrored to the left
+    /// half: chess a1-b1, c1-d1, the second rank, further up; xiangqi the palace's centre
+    /// file on the back rank, its side file there, the second rank, the third.
+    #[inline(always)]
+    pub fn king_bucket(&self, square: usize) -> usize {
+        let (rank, file) = (square / self.files, square % self.files);
+        match (self.variant, rank) {
+            (Variant::Chess, 0) => usize::from(file >= 2),
+            (Variant::Xiangqi, 0) => usize::from(file != self.files / 2),
+            (_, 1) => 2,
+            _ => 3,
+        }
     }
 
     /// `square` mirrored left to right.
@@ -293,10 +337,13 @@ impl Network {
             1 => Activation::SCRelu,
             x => return Err(NetError::Field("activation", x.into())),
         };
+        let Some(input_map) = InputMap::from_byte(b[11]) else {
+            return Err(NetError::Field("input map", b[11].into()));
+        };
         let inputs = i32_at(b, 12) as u32 as usize;
         let hidden = i32_at(b, 16) as u32 as usize;
         let layout = Layout::for_variant(variant);
-        if inputs != layout.inputs() {
+        if inputs != layout.inputs() * input_map.king_buckets() {
             return Err(NetError::Field("inputs", inputs as i64));
         }
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
@@ -304,9 +351,6 @@ impl Network {
         }
         let Some(buckets) = buckets_from_byte(b[10]) else {
             return Err(NetError::Field("buckets", b[10].into()));
-        };
-        let Some(input_map) = InputMap::from_byte(b[11]) else {
-            return Err(NetError::Field("input map", b[11].into()));
         };
         let (qa, qb, scale) = (i32_at(b, 20), i32_at(b, 24), i32_at(b, 28));
         // QA bounds the clipped activation, whose square must stay an i16 product away from
@@ -370,12 +414,24 @@ impl Network {
         buckets: usize,
         seed: u64,
     ) -> Network {
+        Network::random_mapped(variant, activation, (hidden, buckets), InputMap::Plain, seed)
+    }
+
+    /// [`Network::random_bucketed`] under the input map `map` (every king bucket's rows drawn
+    /// afresh).
+    pub fn random_mapped(
+        variant: Variant,
+        activation: Activation,
+        (hidden, buckets): (usize, usize),
+        map: InputMap,
+        seed: u64,
+    ) -> Network {
         let mut state = seed;
         let mut next = |lo: i32, hi: i32| {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (lo + ((state >> 33) % (hi - lo + 1) as u64) as i32) as i16
         };
-        let inputs = Layout::for_variant(variant).inputs();
+        let inputs = Layout::for_variant(variant).inputs() * map.king_buckets();
         Network {
             variant,
             activation,
@@ -389,7 +445,7 @@ impl Network {
             buckets,
             out_weights: (0..2 * hidden * buckets).map(|_| next(-127, 127)).collect(),
             out_bias: (0..buckets).map(|_| i32::from(next(-3000, 3000))).collect(),
-            input_map: InputMap::Plain,
+            input_map: map,
         }
     }
 
@@ -434,10 +490,10 @@ impl Network {
         }
     }
 
-    /// Whether `side`'s view is mirrored while its king stands on `king`.
+    /// How `side` sees the board while its king stands on `king` ([`InputMap::view`]).
     #[inline(always)]
-    pub fn mirrors(&self, layout: &Layout, king: usize) -> bool {
-        self.input_map == InputMap::KingMirrored && layout.mirrors(king)
+    pub fn view(&self, layout: &Layout, side: Side, king: usize) -> u8 {
+        self.input_map.view(layout, side, king)
     }
 
     /// The output bucket of a position with `pieces` pieces.
@@ -503,12 +559,16 @@ mod tests {
                 Err(NetError::Size(..))
             ));
             assert_eq!(Network::from_bytes(b"hello"), Err(NetError::Magic));
-            let mut bucketed = Network::random_bucketed(v, Activation::SCRelu, 16, 8, 2);
-            bucketed.input_map = InputMap::KingMirrored;
-            assert_eq!(Network::from_bytes(&bucketed.to_bytes()), Ok(bucketed));
+            for map in InputMap::ALL {
+                let bucketed = Network::random_mapped(v, Activation::SCRelu, (16, 8), map, 2);
+                assert_eq!(Network::from_bytes(&bucketed.to_bytes()), Ok(bucketed));
+            }
             let mut unknown = bytes.clone();
+            unknown[11] = 3;
+            assert_eq!(Network::from_bytes(&unknown), Err(NetError::Field("input map", 3)));
+            // A plain network's size read as king buckets.
             unknown[11] = 2;
-            assert_eq!(Network::from_bytes(&unknown), Err(NetError::Field("input map", 2)));
+            assert!(matches!(Network::from_bytes(&unknown), Err(NetError::Field("inputs", _))));
         }
         assert!(tiny(Variant::Chess).check_variant(Variant::Xiangqi).is_err());
     }
@@ -538,12 +598,27 @@ mod tests {
         assert_eq!((chess.mirror(4), chess.mirror(56)), (3, 63));
         assert_eq!((chess.king(Side::First), chess.king(Side::Second)), (5, 11));
         // A white pawn on e2 seen mirrored by black: d7.
-        assert_eq!(chess.feature_in(0, 12, Side::Second, true), 6 * 64 + 51);
+        assert_eq!(chess.feature_in(0, 12, Side::Second, 1), 6 * 64 + 51);
+        // The king buckets: white's king on g1 is b1 mirrored, bucket 0; black's on e8 is d1
+        // mirrored in its own view, bucket 1; on c7 it is c2, bucket 2; on a3, bucket 3.
+        let b = InputMap::KingBuckets;
+        assert_eq!(b.view(&chess, Side::First, 6), 1);
+        assert_eq!(b.view(&chess, Side::Second, 60), 3);
+        assert_eq!(b.view(&chess, Side::Second, 50), 4);
+        assert_eq!(b.view(&chess, Side::First, 16), 6);
+        assert_eq!(chess.feature_in(0, 12, Side::First, 6), 3 * 768 + 12);
+        assert_eq!(InputMap::KingMirrored.view(&chess, Side::Second, 60), 1);
+        assert_eq!(InputMap::Plain.view(&chess, Side::Second, 60), 0);
         let xq = Layout::of::<Xiangqi>();
         // The general's centre file e stays, f and beyond mirror.
         assert!(!xq.mirrors(4) && !xq.mirrors(3) && xq.mirrors(5) && xq.mirrors(89));
         assert_eq!((xq.mirror(4), xq.mirror(5), xq.mirror(90 - 9)), (4, 3, 89));
         assert_eq!((xq.king(Side::First), xq.king(Side::Second)), (0, 7));
+        // Red's general on e0: bucket 0; black's on f9 is d0 mirrored: bucket 1; on e8, 2.
+        assert_eq!(b.view(&xq, Side::First, 4), 0);
+        assert_eq!(b.view(&xq, Side::Second, 86), 3);
+        assert_eq!(b.view(&xq, Side::Second, 76), 4);
+        assert_eq!(b.view(&xq, Side::First, 22), 6);
     }
 }
 

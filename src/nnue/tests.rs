@@ -29,12 +29,10 @@ fn random_net(variant: Variant, activation: Activation, seed: u64) -> Arc<Networ
     Arc::new(Network::random_bucketed(variant, activation, 32, 8, seed))
 }
 
-/// [`random_net`] with the king-mirrored input map: the kings crossing the middle are checked
-/// too.
-fn mirrored_net(variant: Variant, seed: u64) -> Arc<Network> {
-    let mut net = Network::random_bucketed(variant, Activation::SCRelu, 32, 8, seed);
-    net.input_map = InputMap::KingMirrored;
-    Arc::new(net)
+/// [`random_net`] under the input map `map`: the kings crossing the middle and moving between
+/// king buckets are checked too.
+fn mapped_net(variant: Variant, map: InputMap, seed: u64) -> Arc<Network> {
+    Arc::new(Network::random_mapped(variant, Activation::SCRelu, (32, 8), map, seed))
 }
 
 /// Walks `depth` plies below `board` (every move, and a null move), checking the lazy sums.
@@ -69,7 +67,8 @@ fn random_games<G: Game>(fens: &[&str], games: usize, seed: u64) {
     let nets = [
         random_net(G::VARIANT, Activation::SCRelu, seed),
         random_net(G::VARIANT, Activation::CRelu, seed),
-        mirrored_net(G::VARIANT, seed),
+        mapped_net(G::VARIANT, InputMap::KingMirrored, seed),
+        mapped_net(G::VARIANT, InputMap::KingBuckets, seed),
     ];
     for net in nets {
         let mut s = Stream(seed ^ 0x5555);
@@ -116,7 +115,7 @@ fn chess_incremental_evaluation_equals_a_fresh_one() {
     );
     // Every special move at depth 2 from the positions that have them, castling long taking
     // the king across the middle.
-    let nets = [random_net(Variant::Chess, Activation::SCRelu, 3), mirrored_net(Variant::Chess, 3)];
+    let nets = InputMap::ALL.map(|map| mapped_net(Variant::Chess, map, 3));
     for (net, fen) in nets.iter().flat_map(|net| {
         [
             "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPpP/R3K2R w KQkq - 0 1",
@@ -132,7 +131,7 @@ fn chess_incremental_evaluation_equals_a_fresh_one() {
     }
 }
 
-/// With the king-mirrored map a position and its mirror image evaluate alike (without
+/// With a king map (mirrored, or bucketed too) a position and its mirror image evaluate alike (without
 /// castling rights, which the network does not see, they are the same position), whether the
 /// kings stand on the same wing or on opposite wings, in both games. (A xiangqi general on
 /// the centre file is never mirrored, so there the two differ.)
@@ -148,24 +147,22 @@ fn king_mirrored_networks_evaluate_mirror_images_alike() {
     let plain = random_net(Variant::Chess, Activation::SCRelu, 8);
     let eval = |fen| evaluate_fresh(&plain, &Chess::from_fen(fen).expect("valid FEN"));
     assert_ne!(eval(fen), eval(mirror));
-    let chess = mirrored_net(Variant::Chess, 8);
-    same::<Chess>(&chess, fen, mirror);
-    same::<Chess>(
-        &chess,
-        "6k1/5ppp/8/8/8/8/PPP5/1K6 b - - 0 1",
-        "1k6/ppp5/8/8/8/8/5PPP/6K1 b - - 0 1",
-    );
-    let xiangqi = mirrored_net(Variant::Xiangqi, 9);
-    same::<Xiangqi>(
-        &xiangqi,
-        "3k5/9/9/9/2p6/9/9/2H6/9/5K3 w - - 0 1",
-        "5k3/9/9/9/6p2/9/9/6H2/9/3K5 w - - 0 1",
-    );
-    same::<Xiangqi>(
-        &xiangqi,
-        "5k3/4a4/9/9/2p6/9/9/2R6/4A4/3K5 b - - 0 1",
-        "3k5/4a4/9/9/6p2/9/9/6R2/4A4/5K3 b - - 0 1",
-    );
+    for map in [InputMap::KingMirrored, InputMap::KingBuckets] {
+        let chess = mapped_net(Variant::Chess, map, 8);
+        same::<Chess>(&chess, fen, mirror);
+        let (fen, mirror) =
+            ("6k1/5ppp/8/8/8/8/PPP5/1K6 b - - 0 1", "1k6/ppp5/8/8/8/8/5PPP/6K1 b - - 0 1");
+        same::<Chess>(&chess, fen, mirror);
+        let xiangqi = mapped_net(Variant::Xiangqi, map, 9);
+        let (fen, mirror) =
+            ("3k5/9/9/9/2p6/9/9/2H6/9/5K3 w - - 0 1", "5k3/9/9/9/6p2/9/9/6H2/9/3K5 w - - 0 1");
+        same::<Xiangqi>(&xiangqi, fen, mirror);
+        let (fen, mirror) = (
+            "5k3/4a4/9/9/2p6/9/9/2R6/4A4/3K5 b - - 0 1",
+            "3k5/4a4/9/9/6p2/9/9/6R2/4A4/5K3 b - - 0 1",
+        );
+        same::<Xiangqi>(&xiangqi, fen, mirror);
+    }
 }
 
 #[test]

@@ -109,16 +109,18 @@ impl Sample {
         them: &mut [u16; MAX_FEATURES],
     ) -> usize {
         let (us_side, them_side) = (usize::from(self.side), usize::from(self.side ^ 1));
-        let mut mirrored = [false; 2];
-        if table.map == InputMap::KingMirrored {
+        let mut views = [0u8; 2];
+        if table.map != InputMap::Plain {
             self.for_each_piece(|_, sq, piece| {
-                if let Some(side) = table.kings.iter().position(|&k| k == piece) {
-                    mirrored[side] = table.layout.mirrors(sq);
+                for (v, side) in [Side::First, Side::Second].into_iter().enumerate() {
+                    if piece == table.kings[v] {
+                        views[v] = table.map.view(&table.layout, side, sq);
+                    }
                 }
             });
         }
-        let mine = &table.tables[us_side][usize::from(mirrored[us_side])];
-        let theirs = &table.tables[them_side][usize::from(mirrored[them_side])];
+        let mine = &table.tables[us_side][usize::from(views[us_side])];
+        let theirs = &table.tables[them_side][usize::from(views[them_side])];
         self.for_each_piece(|i, sq, piece| {
             let at = piece * table.squares + sq;
             us[i] = mine[at];
@@ -133,8 +135,8 @@ impl Sample {
 #[derive(Clone, Debug)]
 pub struct Features {
     squares: usize,
-    /// By perspective (first, second), then unmirrored and mirrored.
-    tables: [[Vec<u16>; 2]; 2],
+    /// By perspective (first, second), then by view ([`InputMap::view`]).
+    tables: [Vec<Vec<u16>>; 2],
     /// The kings' piece nibbles, first side's first.
     kings: [usize; 2],
     layout: Layout,
@@ -148,19 +150,17 @@ impl Features {
         let pieces = 2 * layout.kinds;
         // Piece nibbles reach 15; unused entries are never read, as loading checked the pieces.
         let size = 16 * layout.squares;
-        let table = |side: Side, mirrored: bool| -> Vec<u16> {
+        let table = |side: Side, view: u8| -> Vec<u16> {
             (0..size)
                 .map(|at| {
                     let (piece, sq) = (at / layout.squares, at % layout.squares);
-                    if piece < pieces {
-                        layout.feature_in(piece, sq, side, mirrored) as u16
-                    } else {
-                        0
-                    }
+                    if piece < pieces { layout.feature_in(piece, sq, side, view) as u16 } else { 0 }
                 })
                 .collect()
         };
-        let view = |side| [table(side, false), table(side, true)];
+        // Every view a king bucket and a mirroring make (the plain map uses the first only).
+        let views = 2 * map.king_buckets() as u8;
+        let view = |side| (0..views).map(|v| table(side, v)).collect();
         Features {
             squares: layout.squares,
             tables: [view(Side::First), view(Side::Second)],

@@ -133,10 +133,10 @@ pub enum Decay {
 }
 
 fn parse_inputs(s: &str) -> Result<InputMap, String> {
-    [InputMap::Plain, InputMap::KingMirrored]
+    InputMap::ALL
         .into_iter()
         .find(|m| m.name() == s)
-        .ok_or_else(|| format!("'{s}' is not an input map: plain or king-mirrored"))
+        .ok_or_else(|| format!("'{s}' is not an input map: plain, king-mirrored or king-buckets"))
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -163,8 +163,9 @@ pub struct Options {
     /// (1 to 16; 8 moves one bucket every four pieces).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
-    /// How pieces select first-layer rows: `plain`, or `king-mirrored` (each side sees the
-    /// board flipped left to right while its king stands on the right half).
+    /// How pieces select first-layer rows: `plain`, `king-mirrored` (each side sees the board
+    /// flipped left to right while its king stands on the right half), or `king-buckets` (as
+    /// king-mirrored, with a set of rows for each of 4 regions of the own king's square).
     #[arg(long, value_parser = parse_inputs, default_value = "plain")]
     pub inputs: InputMap,
     /// Passes over the data.
@@ -504,18 +505,15 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
             (c.net, c.adam, c.epoch as usize)
         }
         None => {
-            let mut net = match &opts.init {
+            let net = match &opts.init {
                 Some(path) => initial(path, opts)?,
-                None => Net::new(
+                None => Net::new_mapped(
                     opts.variant,
-                    opts.hidden,
-                    opts.buckets,
+                    opts.inputs,
+                    (opts.hidden, opts.buckets),
                     &mut Rng::new(opts.seed, STREAM_INIT),
                 ),
             };
-            // Any map's weights start any other's: a plain network is a king-mirrored one's
-            // view of a king on the left half.
-            net.input_map = opts.inputs;
             let adam = Adam::new(net.params.len());
             (net, adam, 0)
         }
@@ -603,7 +601,11 @@ fn initial(path: &Path, opts: &Options) -> Result<Net, TrainError> {
             network.scale
         )));
     }
-    let net = Net::from_network(&network, opts.buckets).map_err(fail)?;
+    // A plain network starts any map: it is a king-mirrored one's view of a king on the left
+    // half, and every king bucket's rows.
+    let net = Net::from_network(&network, opts.buckets)
+        .and_then(|net| net.remapped(opts.inputs))
+        .map_err(fail)?;
     println!("starting from the weights of {}", path.display());
     Ok(net)
 }

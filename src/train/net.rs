@@ -304,19 +304,52 @@ fn forward_parts(
 }
 
 impl Net {
-    /// A randomly initialised network: first-layer weights uniform in ±1/√inputs and output
-    /// weights in ±1/√(2·hidden) (fan-in scaling), biases zero. With one bucket the random
-    /// draws are those of the networks made before the buckets, so that old recipes still
-    /// give the same network.
+    /// A randomly initialised network of the plain input map: first-layer weights uniform in
+    /// ±1/√inputs and output weights in ±1/√(2·hidden) (fan-in scaling), biases zero. With one
+    /// bucket the random draws are those of the networks made before the buckets, so that old
+    /// recipes still give the same network.
     pub fn new(variant: Variant, hidden: usize, buckets: usize, rng: &mut Rng) -> Net {
-        let inputs = Layout::for_variant(variant).inputs();
+        Net::new_mapped(variant, InputMap::Plain, (hidden, buckets), rng)
+    }
+
+    /// [`Net::new`] under the input map `map`: the king-mirrored map draws the plain one's
+    /// weights; king buckets draw each set of rows at the scale of one.
+    pub fn new_mapped(
+        variant: Variant,
+        map: InputMap,
+        (hidden, buckets): (usize, usize),
+        rng: &mut Rng,
+    ) -> Net {
+        let base = Layout::for_variant(variant).inputs();
+        let inputs = base * map.king_buckets();
         let mut params = vec![0.0f32; Net::size(inputs, hidden, buckets)];
-        let ft = 1.0 / (inputs as f32).sqrt();
+        // A position selects one row per piece whatever the map: the fan-in is the layout's.
+        let ft = 1.0 / (base as f32).sqrt();
         let out = 1.0 / ((2 * hidden) as f32).sqrt();
         let p = split_mut(&mut params, inputs, hidden, buckets);
         p.ft_weights.iter_mut().for_each(|w| *w = ft * rng.symmetric());
         p.out_weights.iter_mut().for_each(|w| *w = out * rng.symmetric());
-        Net { variant, inputs, hidden, buckets, input_map: InputMap::Plain, params }
+        Net { variant, inputs, hidden, buckets, input_map: map, params }
+    }
+
+    /// The network under the input map `map`: a map of as many king buckets keeps the weights;
+    /// a network of one set of rows gives it to every king bucket.
+    pub fn remapped(self, map: InputMap) -> Result<Net, String> {
+        let (from, to) = (self.input_map.king_buckets(), map.king_buckets());
+        if from == to {
+            return Ok(Net { input_map: map, ..self });
+        }
+        if from != 1 {
+            return Err(format!(
+                "its {} input map does not start a {} one",
+                self.input_map.name(),
+                map.name()
+            ));
+        }
+        let rows = self.inputs * self.hidden;
+        let (ft, rest) = self.params.split_at(rows);
+        let params: Vec<f32> = ft.repeat(to).into_iter().chain(rest.iter().copied()).collect();
+        Ok(Net { inputs: self.inputs * to, input_map: map, params, ..self })
     }
 
     /// The float network a quantised one stands for, each weight divided by its quantisation
@@ -578,13 +611,14 @@ impl Checkpoint {
             _ => return Err(bad("unknown game")),
         };
         let (inputs, hidden, epoch) = (u32_at(12) as usize, u32_at(16) as usize, u32_at(20));
-        let sizes_ok =
-            inputs == Layout::for_variant(variant).inputs() && hidden != 0 && hidden % LANES == 0;
-        let Some(buckets) = buckets_from_byte(b[9]).filter(|_| sizes_ok) else {
-            return Err(bad("bad dimensions"));
-        };
         let Some(input_map) = InputMap::from_byte(b[10]) else {
             return Err(bad("unknown input map"));
+        };
+        let base = Layout::for_variant(variant).inputs();
+        let sizes_ok =
+            inputs == base * input_map.king_buckets() && hidden != 0 && hidden % LANES == 0;
+        let Some(buckets) = buckets_from_byte(b[9]).filter(|_| sizes_ok) else {
+            return Err(bad("bad dimensions"));
         };
         let mut t = [0u8; 8];
         t.copy_from_slice(&b[24..32]);

@@ -265,8 +265,7 @@ fn loading_keeps_one_game_and_the_features_follow_the_layout() {
 fn checkpoints_round_trip_and_training_resumes() {
     let dir = temp_dir("checkpoint");
     let mut rng = Rng::new(9, 1);
-    let mut net = Net::new(Variant::Xiangqi, 16, 8, &mut rng);
-    net.input_map = InputMap::KingMirrored;
+    let net = Net::new_mapped(Variant::Xiangqi, InputMap::KingBuckets, (16, 8), &mut rng);
     let mut adam = Adam::new(net.params.len());
     adam.t = 42;
     adam.m.iter_mut().for_each(|m| *m = rng.symmetric());
@@ -364,6 +363,25 @@ fn training_starts_from_a_network_file_that_fits_the_options() {
         |n: &Network| n.ft_weights.iter().zip(&first.ft_weights).map(|(a, b)| (a - b).abs()).max();
     assert!(moved(&second) <= Some(1), "{:?}", moved(&second));
 
+    // The plain network starts a king-bucketed one: every bucket's rows begin as its rows.
+    opts.inputs = InputMap::KingBuckets;
+    opts.out = Some(dir.join("buckets.nnue"));
+    run(&opts).expect("trains a king-bucketed network from a plain one");
+    let buckets = Network::from_bytes(&std::fs::read(dir.join("buckets.nnue")).expect("written"))
+        .expect("valid");
+    assert_eq!((buckets.input_map, buckets.inputs), (InputMap::KingBuckets, 4 * 768));
+    let rows = first.ft_weights.len();
+    for b in 0..4 {
+        let part = &buckets.ft_weights[b * rows..(b + 1) * rows];
+        let most = part.iter().zip(&first.ft_weights).map(|(a, b)| (a - b).abs()).max();
+        assert!(most <= Some(1), "bucket {b}: {most:?}");
+    }
+    // ... but a king-bucketed network does not start a plain one.
+    opts.init = Some(dir.join("buckets.nnue"));
+    opts.inputs = InputMap::Plain;
+    assert!(matches!(run(&opts), Err(TrainError::Init(..))));
+    opts.init = Some(dir.join("first.nnue"));
+
     opts.hidden = 32;
     assert!(matches!(run(&opts), Err(TrainError::Init(..))));
     opts.hidden = 16;
@@ -432,18 +450,11 @@ fn the_engine_evaluates_as_the_trainer_quantises() {
         let variant = G::VARIANT;
         let mut rng = Rng::new(seed, 7);
         // Eight output buckets: trainer and engine must pick the same one.
-        let mut net = Network::random_bucketed(
-            variant,
-            crate::nnue::network::Activation::SCRelu,
-            32,
-            8,
-            seed,
-        );
-        for (map, fen) in [InputMap::Plain, InputMap::KingMirrored]
-            .into_iter()
-            .flat_map(|map| fens.iter().map(move |fen| (map, fen)))
+        for (map, fen) in
+            InputMap::ALL.into_iter().flat_map(|map| fens.iter().map(move |fen| (map, fen)))
         {
-            net.input_map = map;
+            let activation = crate::nnue::network::Activation::SCRelu;
+            let net = Network::random_mapped(variant, activation, (32, 8), map, seed);
             let features = Features::new(variant, map);
             let mut board = G::from_fen(fen).expect("valid FEN");
             let mut list = MoveList::new();
