@@ -10,7 +10,8 @@
 //! and a position uses the one its number of pieces picks
 //! ([`output_bucket`](crate::nnue::network::output_bucket)), so that openings and endgames
 //! weigh the same neurons differently. With `--inputs king-mirrored` each side sees the board
-//! flipped left to right while its king stands on the right half
+//! flipped left to right while its king stands on the right half, and `--inputs king-buckets`
+//! also gives each of four regions of its king's square rows of their own
 //! ([`InputMap`](crate::nnue::network::InputMap)). Trained in `f32`, then quantised: first layer
 //! `round(w·255)` as `i16`, output weights `round(w·64)` as `i16`, output bias
 //! `round(b·255·64)` as `i32`. Every weight is clipped to ±1.98 after each step so that the
