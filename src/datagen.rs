@@ -22,7 +22,7 @@
 use crate::chess::Chess;
 use crate::command::Limits;
 use crate::game::{Game, MATE_BOUND, MAX_PLY, Move, MoveList, Side, Variant};
-use crate::nnue::data::{Outcome, Record};
+use crate::nnue::data::{Outcome, RECORD_BYTES, Record};
 use crate::search::signals::Signals;
 use crate::search::time::Budget;
 use crate::search::tt::Table;
@@ -285,6 +285,22 @@ struct Shelf {
     done: bool,
 }
 
+/// Cuts a partial record off the end of `file`: what a run stopped in the middle of a write
+/// (killed, or out of time) leaves behind, which would shift every record appended after it.
+fn drop_partial_record(file: &std::fs::File, path: &std::path::Path) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("cannot repair '{}': {e}", path.display());
+    let len = file.metadata().map_err(fail)?.len();
+    let partial = len % RECORD_BYTES as u64;
+    if partial != 0 {
+        file.set_len(len - partial).map_err(fail)?;
+        eprintln!(
+            "datagen: dropped the last {partial} bytes of '{}', a partial record (an interrupted run)",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 /// Generates games into `settings.out` (appending) and returns what was written.
 pub fn run(settings: &Settings) -> Result<Summary, String> {
     match settings.variant {
@@ -303,6 +319,7 @@ fn run_game<G: Game>(settings: &Settings) -> Result<Summary, String> {
         .append(true)
         .open(path)
         .map_err(|e| format!("cannot open '{}': {e}", path.display()))?;
+    drop_partial_record(&file, path)?;
     let file = Mutex::new(std::io::BufWriter::new(file));
     let shelf = Mutex::new(Shelf {
         next: 0,
@@ -479,6 +496,13 @@ mod tests {
             run(&more).expect("runs");
             let after = std::fs::read(&one).expect("written");
             assert!(after.len() > before.len() && after.starts_with(&before));
+            // A run cut off in the middle of a record: the next one drops the partial record
+            // and appends whole records after the whole ones.
+            std::fs::write(&one, &after[..before.len() + 17]).expect("written");
+            run(&more).expect("runs");
+            let repaired = std::fs::read(&one).expect("written");
+            assert!(repaired.starts_with(&before) && repaired.len() > before.len());
+            assert_eq!(records(&one).len(), repaired.len() / RECORD_BYTES);
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
