@@ -1664,6 +1664,27 @@ fn the_last_move_before_the_control_keeps_a_margin() {
     assert!(start.elapsed() < Duration::from_millis(4500), "took {:?}", start.elapsed());
 }
 
+/// With almost nothing on the clock (a real 2+0.02 game: 46 ms left, 20 ms increment, lost on
+/// time at 58 ms) the hard limit leaves room to wake the threads and write the answer.
+#[test]
+fn almost_no_time_left_still_answers_in_time() {
+    let mut s = uci();
+    s.send("debug on");
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go wtime 46 btime 82 winc 20 binc 20");
+    let (line, _) = s.expect_within(LONG, |l| l.starts_with("info string time budget:"));
+    let hard: u64 = line
+        .split("hard ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|ms| ms.parse().ok())
+        .unwrap_or_else(|| panic!("no hard limit in {line:?}"));
+    assert!(hard <= 16, "hard limit {hard} ms of 46 ms left: {line}");
+    // Generous for a busy machine; the exact latency is the closing note's, not a test's.
+    let (_, took) = s.expect_within(LONG, |l| l.starts_with("bestmove "));
+    assert!(took < Duration::from_secs(1), "answered after {took:?}");
+}
+
 /// Found by the session fuzzer: among many queens, depth 1 alone runs into hundreds of
 /// millions of quiescence nodes (22 s). A stop, the end of input or the clock must still end
 /// it: depth 1 is protected only for its first moments.
