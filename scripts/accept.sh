@@ -8,6 +8,8 @@
 #                                                   against Stockfish 15.1 (chess) or
 #                                                   Fairy-Stockfish 11.1 (xiangqi, notation=fsf)
 #                                                   at UCI_Elo ELO, or at full strength
+#   scripts/accept.sh classic GAME [GAMES] [TC]      the networks against the same build with
+#                                                   `Use NNUE false` (the network issue: 400 games)
 #   scripts/accept.sh threads GAME [GAMES] [TC]      Threads 2 against Threads 1, one game at a
 #                                                   time (three search threads on two cores
 #                                                   would starve one side; the side not to move
@@ -17,7 +19,7 @@
 # (1 for threads): run nothing else meanwhile. Output and logs go to $CHARIOT_MATCHES (default
 # ~/matches); CHARIOT is the binary (default target/release/chariot).
 set -euo pipefail
-mode=${1:?usage: accept.sh self|peer|threads GAME ...}
+mode=${1:?usage: accept.sh self|peer|classic|threads GAME ...}
 game=${2:?chess or xiangqi}
 source "$(dirname "$0")/game-env.sh"
 chariot=${CHARIOT:-$here/target/release/chariot}
@@ -44,13 +46,18 @@ case $mode in
       -e name=chariot cmd="$chariot" proto=uci "${variant[@]}" \
       -e name=peer cmd="$peer" proto=uci "${variant[@]}" "${notation[@]}" "${limit[@]}"
     ;;
+  classic)
+    run "accept-$game-classic-$stamp" 2 "${3:-400}" "${4:-10+0.1}" \
+      -e name=nnue cmd="$chariot" proto=uci "${variant[@]}" \
+      -e name=classic cmd="$chariot" proto=uci "${variant[@]}" "option.Use NNUE=false"
+    ;;
   threads)
     run "accept-$game-threads-$stamp" 1 "${3:-200}" "${4:-10+0.1}" \
       -e name=threads2 cmd="$chariot" proto=uci "${variant[@]}" option.Threads=2 \
       -e name=threads1 cmd="$chariot" proto=uci "${variant[@]}" option.Threads=1
     ;;
   *)
-    echo "accept.sh: unknown mode '$mode' (self, peer or threads)" >&2
+    echo "accept.sh: unknown mode '$mode' (self, peer, classic or threads)" >&2
     exit 2
     ;;
 esac
