@@ -228,27 +228,33 @@ fn seconds_unless_millisec() {
     assert!(took < Duration::from_secs(1), "300 ms on the clock: {took:?}");
 }
 
-/// The last move before the time control keeps a margin (the plan was once 2970 ms of 3 s).
-#[test]
-fn the_last_move_before_the_control_keeps_a_margin() {
-    let mut s = ucci();
-    s.send("position startpos");
-    s.send("go time 3 movestogo 1");
-    let (_, took) = s.expect_within(Duration::from_secs(10), |l| l.starts_with("bestmove"));
-    assert!(took < Duration::from_millis(2800), "3 s on the clock, one move to go: {took:?}");
-}
-
-/// The hard limit of a `go`, from the `debug` line that reports the plan.
-fn hard_limit(s: &mut Session, go: &str) -> u64 {
+/// The hard limit of a `go`, from the `debug` line that reports the plan, and how long the
+/// answer took.
+fn hard_limit(s: &mut Session, go: &str) -> (u64, Duration) {
+    let start = std::time::Instant::now();
     s.send(go);
     let (line, _) =
         s.expect_within(Duration::from_secs(10), |l| l.starts_with("info message time budget:"));
     s.expect_within(Duration::from_secs(10), |l| l.starts_with("bestmove"));
-    line.split("hard ")
+    let hard = line
+        .split("hard ")
         .nth(1)
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|ms| ms.parse().ok())
-        .unwrap_or_else(|| panic!("no hard limit in {line:?}"))
+        .unwrap_or_else(|| panic!("no hard limit in {line:?}"));
+    (hard, start.elapsed())
+}
+
+/// The last move before the time control keeps a margin (the plan was once 2970 ms of 3 s).
+#[test]
+fn the_last_move_before_the_control_keeps_a_margin() {
+    let mut s = ucci();
+    s.send("setoption debug true");
+    s.send("position startpos");
+    let (hard, took) = hard_limit(&mut s, "go time 3 movestogo 1");
+    assert!(hard <= 2500, "3 s on the clock, one move to go: planned {hard} ms");
+    // Generous for a busy machine: the answer comes within the clock.
+    assert!(took < Duration::from_secs(3), "3 s on the clock, one move to go: took {took:?}");
 }
 
 /// UCCI has a move overhead too (`moveoverhead`), kept back from the clock as in UCI.
@@ -259,9 +265,9 @@ fn moveoverhead_is_kept_back_from_the_clock() {
     s.send("setoption usemillisec true");
     s.send("position startpos");
     s.send("setoption moveoverhead 0");
-    let free = hard_limit(&mut s, "go time 1500 movestogo 1");
+    let (free, _) = hard_limit(&mut s, "go time 1500 movestogo 1");
     s.send("setoption moveoverhead 400");
-    let kept = hard_limit(&mut s, "go time 1500 movestogo 1");
+    let (kept, _) = hard_limit(&mut s, "go time 1500 movestogo 1");
     // The last move's plan is four fifths of what the overhead leaves: 320 ms less.
     assert!(kept + 300 <= free, "overhead 0: hard {free} ms; overhead 400: hard {kept} ms");
 }
