@@ -4,7 +4,7 @@ mod common;
 
 use chariot::game::Game;
 use chariot::xiangqi::Xiangqi;
-use common::{Session, bestmove, run_script};
+use common::{Session, bestmove, budget_ms, run_script};
 use std::time::Duration;
 
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -236,13 +236,7 @@ fn hard_limit(s: &mut Session, go: &str) -> (u64, Duration) {
     let (line, _) =
         s.expect_within(Duration::from_secs(10), |l| l.starts_with("info message time budget:"));
     s.expect_within(Duration::from_secs(10), |l| l.starts_with("bestmove"));
-    let hard = line
-        .split("hard ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|ms| ms.parse().ok())
-        .unwrap_or_else(|| panic!("no hard limit in {line:?}"));
-    (hard, start.elapsed())
+    (budget_ms(&line, "hard"), start.elapsed())
 }
 
 /// The last move before the time control keeps a margin (the plan was once 2970 ms of 3 s).

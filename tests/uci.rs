@@ -7,7 +7,7 @@ mod common;
 use chariot::chess::Chess;
 use chariot::game::Game;
 use chariot::xiangqi::Xiangqi;
-use common::{Session, bestmove, run_script};
+use common::{Session, bestmove, budget_ms, run_script};
 use std::time::{Duration, Instant};
 
 /// Morphy's mate in two: 1. Ra6 bxa6 2. b7#.
@@ -778,12 +778,9 @@ fn move_overhead_and_ponder_change_the_time_plan() {
     s.send("setoption name Move Overhead value 120");
     let plan_overhead = plan(&mut s, "go movetime 200");
     assert!(plan_overhead.contains("hard 80 ms"), "{plan_overhead}");
-    let soft = |p: &str| -> u64 {
-        p.split("soft ").nth(1).unwrap().split(" ms").next().unwrap().parse().unwrap()
-    };
-    let without = soft(&plan(&mut s, "go wtime 20000 btime 20000"));
+    let without = budget_ms(&plan(&mut s, "go wtime 20000 btime 20000"), "soft");
     s.send("setoption name Ponder value true");
-    let with = soft(&plan(&mut s, "go wtime 20000 btime 20000"));
+    let with = budget_ms(&plan(&mut s, "go wtime 20000 btime 20000"), "soft");
     assert!(with > without, "pondering plans more time per move: {with} vs {without}");
 }
 
@@ -1673,12 +1670,7 @@ fn almost_no_time_left_still_answers_in_time() {
     s.send("position startpos moves e2e4 e7e5");
     s.send("go wtime 46 btime 82 winc 20 binc 20");
     let (line, _) = s.expect_within(LONG, |l| l.starts_with("info string time budget:"));
-    let hard: u64 = line
-        .split("hard ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|ms| ms.parse().ok())
-        .unwrap_or_else(|| panic!("no hard limit in {line:?}"));
+    let hard = budget_ms(&line, "hard");
     assert!(hard <= 16, "hard limit {hard} ms of 46 ms left: {line}");
     // Generous for a busy machine; the exact latency is the closing note's, not a test's.
     let (_, took) = s.expect_within(LONG, |l| l.starts_with("bestmove "));

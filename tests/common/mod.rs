@@ -204,6 +204,16 @@ pub fn bestmove(lines: &[String]) -> Option<String> {
         .map(str::to_string)
 }
 
+/// A limit of a `debug` time-budget line (`... time budget: soft 392 ms, hard 1224 ms`):
+/// `which` is `"soft"` or `"hard"`.
+pub fn budget_ms(line: &str, which: &str) -> u64 {
+    line.split(&format!("{which} "))
+        .nth(1)
+        .and_then(|rest| rest.split(" ms").next())
+        .and_then(|ms| ms.parse().ok())
+        .unwrap_or_else(|| panic!("no {which} limit in {line:?}"))
+}
+
 /// Runs `tests/clients/<script>` with python3 against the binary, a real client written
 /// elsewhere; it must exit 0. Skipped (with a note) when python3 cannot import `module`:
 /// `scripts/setup-test-deps.sh` installs the clients, and CI runs it.
