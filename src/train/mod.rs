@@ -39,7 +39,9 @@
 //! epoch (default) or by steps (`--decay step`: times `--gamma` every `--step` epochs). The
 //! positions are shuffled every epoch from `--seed`, which also draws the initial weights
 //! (uniform, fan-in scaled) and the held-out validation share (`--validation`, default 1%), so
-//! a run is reproducible for a given thread count. Defaults: hidden 256, 20 epochs, 2 threads,
+//! a run is reproducible for a given thread count. Positions of one game resemble each other,
+//! so that share measures memory as well as judgement; `--valid-data FILE` measures on the
+//! positions of other games instead (a datagen run of another seed). Defaults: hidden 256, 20 epochs, 2 threads,
 //! K = 400 for chess (internal units are centipawns: the usual win-probability curve) and 800
 //! for xiangqi (4 internal units per centipawn, so K is 200 of its centipawns).
 //!
@@ -221,6 +223,12 @@ pub struct Options {
     /// Share of the positions held out to measure the validation loss.
     #[arg(long, default_value_t = 0.01)]
     pub validation: f64,
+    /// Measure the validation loss on this data file's positions instead of a share of the
+    /// training data (repeat for several; `--validation` is then ignored). Positions of one
+    /// game are alike, so a share held out of the same games flatters a network that learnt
+    /// those games by heart; games it never saw do not.
+    #[arg(long = "valid-data", value_name = "FILE")]
+    pub valid_data: Vec<PathBuf>,
     /// Use at most this many positions of the game.
     #[arg(long, value_name = "N")]
     pub max_positions: Option<usize>,
@@ -255,6 +263,7 @@ impl Options {
             init: None,
             seed: 1,
             validation: 0.01,
+            valid_data: Vec::new(),
             max_positions: None,
             mirror: None,
         }
@@ -442,8 +451,19 @@ impl Options {
     }
 }
 
+/// What a training run did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Positions trained on per epoch (mirror images included).
+    pub trained: usize,
+    /// Positions the validation loss was measured on.
+    pub validated: usize,
+    /// The last epoch's validation loss (0 without validation positions).
+    pub valid_loss: f64,
+}
+
 /// Runs `chariot train`: loads, trains, writes the network and prints a check of it.
-pub fn run(opts: &Options) -> Result<(), TrainError> {
+pub fn run(opts: &Options) -> Result<Report, TrainError> {
     opts.check()?;
     let k = opts.scale();
     let started = Instant::now();
@@ -466,8 +486,19 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
     );
     // The split depends on the seed only, so a resumed run holds out the same positions.
     Rng::new(opts.seed, STREAM_SPLIT).shuffle(&mut loaded.samples);
-    let held = (loaded.samples.len() as f64 * opts.validation).round() as usize;
-    let (valid, train) = loaded.samples.split_at(held.min(loaded.samples.len() - 1));
+    let separate: Vec<Sample>;
+    let (valid, train) = if opts.valid_data.is_empty() {
+        let held = (loaded.samples.len() as f64 * opts.validation).round() as usize;
+        loaded.samples.split_at(held.min(loaded.samples.len() - 1))
+    } else {
+        separate = loader::load(&opts.valid_data, opts.variant, None)?.samples;
+        println!(
+            "validating on {} positions of {} other file(s)",
+            separate.len(),
+            opts.valid_data.len()
+        );
+        (&separate[..], &loaded.samples[..])
+    };
     let mirrored: Vec<Sample>;
     let train = if opts.mirrors() {
         // Each training position once more, mirrored: twice the data where the game is
@@ -534,6 +565,7 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
     );
     let mut trainer = Trainer::new(net, adam, opts.threads, opts.lambda, k as f32);
     let mut order: Vec<u32> = Vec::with_capacity(train.len());
+    let mut last_valid_loss = 0.0;
     for epoch in done + 1..=opts.epochs {
         let lr = opts.rate(epoch);
         order.clear();
@@ -542,8 +574,12 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
         let t = Instant::now();
         let loss = trainer.epoch(train, &order, opts.batch, lr);
         let seconds = t.elapsed().as_secs_f64();
-        let valid_loss =
-            if valid.is_empty() { "-".to_string() } else { format!("{:.6}", trainer.loss(valid)) };
+        let valid_loss = if valid.is_empty() {
+            "-".to_string()
+        } else {
+            last_valid_loss = trainer.loss(valid);
+            format!("{last_valid_loss:.6}")
+        };
         println!(
             "epoch {epoch:>3}/{}  lr {lr:.6}  train loss {loss:.6}  valid loss {valid_loss}  {:.0} pos/s  epoch {seconds:.1} s  total {:.1} s",
             opts.epochs,
@@ -577,7 +613,7 @@ pub fn run(opts: &Options) -> Result<(), TrainError> {
     // independent of it.
     let sample = if valid.is_empty() { train } else { valid };
     check(&mut trainer, &network, &sample[..sample.len().min(CHECK_POSITIONS)], k);
-    Ok(())
+    Ok(Report { trained: train.len(), validated: valid.len(), valid_loss: last_valid_loss })
 }
 
 /// The float network of `--init`'s file, checked against the options.

@@ -320,6 +320,28 @@ fn the_command_trains_writes_a_network_and_resumes() {
 }
 
 #[test]
+fn validation_on_other_games_leaves_every_position_to_training() {
+    let dir = temp_dir("valid-data");
+    let mut opts = small_chess_run(&dir);
+    opts.epochs = 1;
+    opts.out = Some(dir.join("net.nnue"));
+    let held_out = run(&opts).expect("trains");
+    assert_eq!(held_out.validated, 6, "1% of the 600 positions");
+    assert_eq!(held_out.trained, 594);
+
+    let other = dir.join("other.bin");
+    write_records(&other, &random_games::<Chess>(CHESS_FENS, 100, 9));
+    opts.valid_data = vec![other];
+    let separate = run(&opts).expect("trains");
+    assert_eq!((separate.trained, separate.validated), (600, 100));
+    assert!(separate.valid_loss > 0.0);
+
+    opts.valid_data = vec![dir.join("missing.bin")];
+    assert!(matches!(run(&opts), Err(TrainError::Io(..))));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_quantised_network_reads_back_as_the_float_network_it_came_from() {
     let mut rng = Rng::new(5, 1);
     for buckets in [1, 4] {
