@@ -140,7 +140,7 @@ impl InputMap {
                 let mirrored = layout.mirrors(king);
                 let own = match side {
                     Side::First => king,
-                    Side::Second => (layout.flip)(king),
+                    Side::Second => layout.flip(king),
                 };
                 let own = if mirrored { layout.mirror(own) } else { own };
                 2 * layout.king_bucket(own) as u8 + u8::from(mirrored)
@@ -171,7 +171,6 @@ pub struct Layout {
     pub files: usize,
     /// The royal piece's kind.
     pub king_kind: usize,
-    flip: fn(usize) -> usize,
 }
 
 impl Layout {
@@ -183,7 +182,6 @@ impl Layout {
             kinds: G::PIECES / 2,
             files: G::FILES,
             king_kind: G::KING_KIND,
-            flip: G::flip_square,
         }
     }
 
@@ -204,10 +202,25 @@ impl Layout {
     /// its own pieces come first and the second side sees the board mirrored.
     #[inline(always)]
     pub fn feature(&self, piece: usize, square: usize, perspective: Side) -> usize {
-        let (colour, kind) = (piece / self.kinds, piece % self.kinds);
         match perspective {
-            Side::First => (colour * self.kinds + kind) * self.squares + square,
-            Side::Second => ((colour ^ 1) * self.kinds + kind) * self.squares + (self.flip)(square),
+            Side::First => piece * self.squares + square,
+            Side::Second => {
+                // The same kind of the other colour: the colours' blocks trade places. (A
+                // division by the run-time `kinds` here cost 3% of a search's instructions.)
+                let theirs =
+                    if piece < self.kinds { piece + self.kinds } else { piece - self.kinds };
+                theirs * self.squares + self.flip(square)
+            }
+        }
+    }
+
+    /// `square` as the second side sees it, the board turned over: the game's own
+    /// [`Game::flip_square`], called directly so that it inlines.
+    #[inline(always)]
+    pub fn flip(&self, square: usize) -> usize {
+        match self.variant {
+            Variant::Chess => crate::chess::Chess::flip_square(square),
+            Variant::Xiangqi => crate::xiangqi::Xiangqi::flip_square(square),
         }
     }
 
