@@ -22,6 +22,11 @@
 # CHARIOT_TRAIN_INIT, if set, is a network file the training starts from (`chariot train
 # --init`) instead of random weights; `played` names the network that played the games (the
 # commit's nets/GAME.nnue, generation GEN - 1), so that a generation builds on the last.
+# CHARIOT_TRAIN_LR (default 0.001) and CHARIOT_TRAIN_EPOCHS (default 20) set the rate and the
+# passes; a fine-tune of the last generation wants far less of both (README, Networks).
+# CHARIOT_FIRST_SEED (default 2) is the seed of the first count; with CHARIOT_VALIDATE=1 the
+# records of that first seed are not trained on but measure the validation loss (`chariot train
+# --valid-data`: games the network never saw).
 set -euo pipefail
 gen=${1:?usage: nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT [EARLIER]}
 game=${2:?the game: chess or xiangqi}
@@ -51,7 +56,8 @@ if [ "$positions" != - ]; then
     git -C "$here" worktree add --detach "$tree" "$commit"
     (cd "$tree" && cargo build --release --quiet)
   fi
-  seed=2
+  seed=${CHARIOT_FIRST_SEED:-2}
+  first=$seed
   IFS=',' read -ra counts <<< "$positions"
   for n in "${counts[@]}"; do
     data="$root/data/$game-g$gen-$commit-s$seed.data"
@@ -59,7 +65,11 @@ if [ "$positions" != - ]; then
     "$tree/target/release/chariot" datagen --variant "$game" --out "$data" --positions "$n" \
       --seed "$seed" --nodes 5000
     truncate -s $((n * 40)) "$data"
-    data_args+=(--data "$data")
+    if [ "$seed" = "$first" ] && [ "${CHARIOT_VALIDATE:-0}" = 1 ]; then
+      data_args+=(--valid-data "$data")
+    else
+      data_args+=(--data "$data")
+    fi
     seed=$((seed + 1))
   done
 fi
@@ -77,5 +87,6 @@ fi
 init_args=()
 if [ -n "$init" ]; then init_args=(--init "$init"); fi
 "$here/target/release/chariot" train --variant "$game" "${data_args[@]}" "${init_args[@]}" \
-  --hidden "$hidden" --buckets "$buckets" --inputs "$inputs" --epochs 20 --seed 1 \
+  --hidden "$hidden" --buckets "$buckets" --inputs "$inputs" --epochs "${CHARIOT_TRAIN_EPOCHS:-20}" \
+  --lr "${CHARIOT_TRAIN_LR:-0.001}" --seed 1 \
   --threads "${CHARIOT_TRAIN_THREADS:-2}" --out "$root/nets/$game-g$gen-h$hidden$suffix.nnue"
