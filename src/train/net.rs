@@ -365,7 +365,10 @@ impl Net {
             ));
         }
         if n.buckets != buckets && n.buckets != 1 {
-            return Err(format!("it has {} output buckets, not 1 or {buckets}", n.buckets));
+            return Err(format!(
+                "it has {} output buckets and the run asks for {buckets} (set --buckets {})",
+                n.buckets, n.buckets
+            ));
         }
         let (inputs, hidden) = (n.inputs, n.hidden);
         let mut params = vec![0.0f32; Net::size(inputs, hidden, buckets)];

@@ -404,6 +404,19 @@ fn training_starts_from_a_network_file_that_fits_the_options() {
     assert!(matches!(run(&opts), Err(TrainError::Init(..))));
     opts.init = Some(dir.join("first.nnue"));
 
+    // A network of 8 output buckets starts a run of 8, and the error of a run of 1 says so.
+    let eight = Net::new(Variant::Chess, 16, 8, &mut Rng::new(2, 1)).quantise(400);
+    std::fs::write(dir.join("eight.nnue"), eight.to_bytes()).expect("write");
+    opts.init = Some(dir.join("eight.nnue"));
+    match run(&opts) {
+        Err(TrainError::Init(_, why)) => assert!(why.contains("--buckets 8"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    opts.buckets = 8;
+    run(&opts).expect("trains on from the 8 buckets");
+    opts.buckets = 1;
+    opts.init = Some(dir.join("first.nnue"));
+
     opts.hidden = 32;
     assert!(matches!(run(&opts), Err(TrainError::Init(..))));
     opts.hidden = 16;
