@@ -41,9 +41,10 @@
 //! (uniform, fan-in scaled) and the held-out validation share (`--validation`, default 1%), so
 //! a run is reproducible for a given thread count. Positions of one game resemble each other,
 //! so that share measures memory as well as judgement; `--valid-data FILE` measures on the
-//! positions of other games instead (a datagen run of another seed). Defaults: hidden 256, 20 epochs, 2 threads,
-//! K = 400 for chess (internal units are centipawns: the usual win-probability curve) and 800
-//! for xiangqi (4 internal units per centipawn, so K is 200 of its centipawns).
+//! positions of other games instead (a datagen run of another seed). Defaults: hidden 256,
+//! 20 epochs, 2 threads, K = 400 for chess (internal units are centipawns: the usual
+//! win-probability curve) and 800 for xiangqi (4 internal units per centipawn, so K is 200 of
+//! its centipawns).
 //!
 //! Each epoch prints its training loss, the validation loss, positions per second and the
 //! time; at the end the float and quantised evaluations of a few validation positions and
