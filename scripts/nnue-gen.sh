@@ -24,6 +24,7 @@
 # commit's nets/GAME.nnue, generation GEN - 1), so that a generation builds on the last.
 # CHARIOT_TRAIN_LR (default 0.001) and CHARIOT_TRAIN_EPOCHS (default 20) set the rate and the
 # passes; a fine-tune of the last generation wants far less of both (README, Networks).
+# CHARIOT_TRAIN_BATCH (default 16384) sets the positions per optimiser step.
 # CHARIOT_FIRST_SEED (default 2) is the seed of the first count; with CHARIOT_VALIDATE=1 the
 # records of that first seed are not trained on but measure the validation loss (`chariot train
 # --valid-data`: games the network never saw).
@@ -88,5 +89,5 @@ init_args=()
 if [ -n "$init" ]; then init_args=(--init "$init"); fi
 "$here/target/release/chariot" train --variant "$game" "${data_args[@]}" "${init_args[@]}" \
   --hidden "$hidden" --buckets "$buckets" --inputs "$inputs" --epochs "${CHARIOT_TRAIN_EPOCHS:-20}" \
-  --lr "${CHARIOT_TRAIN_LR:-0.001}" --seed 1 \
+  --lr "${CHARIOT_TRAIN_LR:-0.001}" --batch "${CHARIOT_TRAIN_BATCH:-16384}" --seed 1 \
   --threads "${CHARIOT_TRAIN_THREADS:-2}" --out "$root/nets/$game-g$gen-h$hidden$suffix.nnue"
