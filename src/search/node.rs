@@ -199,7 +199,9 @@ impl<G: Game> Worker<'_, G> {
         // the root, where that is not known, it counts as improving, which prunes less.
         let improving = !in_check && (ply < 2 || eval > self.data.stack[ply - 2].static_eval);
 
-        if !N::PV && !in_check && !singular_search {
+        // Steps 5 and 6 trust the static evaluation or a pass to stand for the best move, which
+        // zugzwang makes false: a search for a mate's proof (`go mate`) does without them.
+        if !N::PV && !in_check && !singular_search && !self.proof {
             // Step 5. Reverse futility pruning: far above beta with little depth left.
             if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta && beta.abs() < MATE_BOUND {
                 return eval;

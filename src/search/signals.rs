@@ -46,6 +46,12 @@ pub struct Signals {
 }
 
 impl Signals {
+    /// True for `go mate`: a search for a proof, which must not assume that the side to move
+    /// could pass (chess problems turn on zugzwang, where passing is exactly what it cannot do).
+    pub fn proof_search(&self) -> bool {
+        self.mate_limit.is_some()
+    }
+
     /// Signals for a search with these limits.
     pub fn new(limits: &Limits, budget: Budget, threads: usize) -> Self {
         let max_depth = match (limits.depth, limits.mate) {
