@@ -199,18 +199,23 @@ impl<G: Game> Worker<'_, G> {
         // the root, where that is not known, it counts as improving, which prunes less.
         let improving = !in_check && (ply < 2 || eval > self.data.stack[ply - 2].static_eval);
 
-        // Steps 5 and 6 trust the static evaluation or a pass to stand for the best move, which
-        // zugzwang makes false: a search for a mate's proof (`go mate`) does without them.
-        if !N::PV && !in_check && !singular_search && !self.proof {
+        if !N::PV && !in_check && !singular_search {
+            // Steps 5 and 6 trust the static evaluation or a pass to stand for the best move,
+            // which zugzwang makes false: a search for a mate's proof (`go mate`) does without.
             // Step 5. Reverse futility pruning: far above beta with little depth left.
-            if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta && beta.abs() < MATE_BOUND {
+            if !self.proof
+                && depth <= RFP_DEPTH
+                && eval - RFP_MARGIN * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 return eval;
             }
 
             // Step 6. Null move: if passing still fails high, a real move surely would. Never
             // twice in a row: the parent's move is none after a null move.
             let after_null = self.data.stack[ply - 1].mv.is_none();
-            if !after_null
+            if !self.proof
+                && !after_null
                 && depth >= NMP_DEPTH
                 && eval >= beta
                 && beta.abs() < MATE_BOUND
