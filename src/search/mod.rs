@@ -205,9 +205,6 @@ pub struct Worker<'a, G: Game> {
     /// Set when a score below the current node came from a rule verdict that depends on the
     /// path (who checked or chased in a repetition cycle).
     path_dependent: bool,
-    /// `go mate`: no pruning that stands on the side to move being able to pass (see
-    /// [`Signals::proof_search`]).
-    proof: bool,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -240,7 +237,6 @@ impl<'a, G: Game> Worker<'a, G> {
             reply: Move::NONE,
             busy_since: std::time::Instant::now(),
             path_dependent: false,
-            proof: signals.proof_search(),
         }
     }
 

@@ -203,7 +203,7 @@ impl<G: Game> Worker<'_, G> {
             // Steps 5 and 6 trust the static evaluation or a pass to stand for the best move,
             // which zugzwang makes false: a search for a mate's proof (`go mate`) does without.
             // Step 5. Reverse futility pruning: far above beta with little depth left.
-            if !self.proof
+            if !self.signals.proof_search()
                 && depth <= RFP_DEPTH
                 && eval - RFP_MARGIN * depth >= beta
                 && beta.abs() < MATE_BOUND
@@ -214,7 +214,7 @@ impl<G: Game> Worker<'_, G> {
             // Step 6. Null move: if passing still fails high, a real move surely would. Never
             // twice in a row: the parent's move is none after a null move.
             let after_null = self.data.stack[ply - 1].mv.is_none();
-            if !self.proof
+            if !self.signals.proof_search()
                 && !after_null
                 && depth >= NMP_DEPTH
                 && eval >= beta
