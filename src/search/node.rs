@@ -23,6 +23,9 @@ const MAX_CAPTURES: usize = 32;
 /// Correction history: the largest correction of the static evaluation, in centipawns.
 const CORRECTION_LIMIT_CP: Score = 64;
 
+/// Internal iterative reduction: the shallowest depth it applies at.
+const IIR_DEPTH: i32 = 4;
+
 /// Late move pruning: the deepest depth it applies at; see [`lmp_count`].
 const LMP_DEPTH: i32 = 8;
 
@@ -117,7 +120,7 @@ impl<G: Game> Worker<'_, G> {
         &mut self,
         mut alpha: Score,
         beta: Score,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
     ) -> Score {
         self.data.pv.clear(ply);
@@ -178,6 +181,13 @@ impl<G: Game> Worker<'_, G> {
                     return h.score;
                 }
             }
+        }
+
+        // Step 3b. Internal iterative reduction: a node the table knows no move for is likely
+        // new to the search and badly ordered; search it a ply shallower, and the next
+        // iteration finds it with a move.
+        if depth >= IIR_DEPTH && tt_move.is_none() && !singular_search {
+            depth -= 1;
         }
 
         // Step 4. Static evaluation, corrected by what searches found it off by in similar
