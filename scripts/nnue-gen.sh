@@ -25,6 +25,8 @@
 # CHARIOT_TRAIN_LR (default 0.001) and CHARIOT_TRAIN_EPOCHS (default 20) set the rate and the
 # passes; a fine-tune of the last generation wants far less of both (README, Networks).
 # CHARIOT_TRAIN_BATCH (default 16384) sets the positions per optimiser step.
+# CHARIOT_TRAIN_LAMBDA (default 1) sets the target's share of the search score, the rest being
+# the game's result (`chariot train --lambda`).
 # CHARIOT_FIRST_SEED (default 2) is the seed of the first count; with CHARIOT_VALIDATE=1 the
 # records of that first seed are not trained on but measure the validation loss (`chariot train
 # --valid-data`: games the network never saw).
@@ -90,4 +92,5 @@ if [ -n "$init" ]; then init_args=(--init "$init"); fi
 "$here/target/release/chariot" train --variant "$game" "${data_args[@]}" "${init_args[@]}" \
   --hidden "$hidden" --buckets "$buckets" --inputs "$inputs" --epochs "${CHARIOT_TRAIN_EPOCHS:-20}" \
   --lr "${CHARIOT_TRAIN_LR:-0.001}" --batch "${CHARIOT_TRAIN_BATCH:-16384}" --seed 1 \
+  --lambda "${CHARIOT_TRAIN_LAMBDA:-1}" \
   --threads "${CHARIOT_TRAIN_THREADS:-2}" --out "$root/nets/$game-g$gen-h$hidden$suffix.nnue"
