@@ -4,8 +4,9 @@
 //! Stages of a main-search node: the hash move, tried before any move is generated (it cuts
 //! off often enough that many nodes never generate at all); then the captures (and, in chess,
 //! promotions) by most valuable victim, then capture history; then the two killers;
-//! then the quiet moves by butterfly and continuation history, sorted once when the stage begins, so that each is served
-//! in constant time and a node that stops early (or skips the quiets) sorts nothing more.
+//! then the quiet moves by butterfly and continuation history: the first few each picked as the
+//! best of those left, the rest sorted once, so that a node that stops early (or skips the
+//! quiets) sorts nothing.
 //! The quiescence picker serves captures (every move when in check) in the same order.
 
 use super::history::{History, NO_PIECE_SQUARE, capture_key, piece_square};
@@ -34,7 +35,7 @@ enum Stage {
     Killer1,
     /// The second killer.
     Killer2,
-    /// Score and sort the quiet moves.
+    /// Score the quiet moves.
     SortQuiets,
     /// The quiet moves, in sorted order.
     Quiets,
@@ -210,16 +211,34 @@ impl Picker {
                     for (s, &m) in scores.iter_mut().zip(moves.iter()) {
                         *s = history.quiet_order(side, m, piece_square(board, m), self.earlier);
                     }
-                    sort_best_first(moves, scores);
                     self.next = start;
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if self.next >= room.list.len() {
+                    let (next, end) = (self.next, room.list.len());
+                    if next >= end {
                         self.stage = Stage::Done;
                         continue;
                     }
-                    let m = room.list.as_slice()[self.next];
+                    let moves = &mut room.list.as_mut_slice()[next..end];
+                    let scores = &mut room.scores[next..end];
+                    let served = next - self.captures;
+                    if served < SELECTED_QUIETS {
+                        // Most nodes take only a few quiet moves (a cut-off, late move
+                        // pruning): find the best of the rest for each, keeping the others in
+                        // their order, rather than sorting them all.
+                        let mut best = 0;
+                        for (j, &s) in scores.iter().enumerate().skip(1) {
+                            if s > scores[best] {
+                                best = j;
+                            }
+                        }
+                        moves[..=best].rotate_right(1);
+                        scores[..=best].rotate_right(1);
+                    } else if served == SELECTED_QUIETS {
+                        sort_best_first(moves, scores);
+                    }
+                    let m = moves[0];
                     self.next += 1;
                     if m != self.tt_move && m != self.killers[0] && m != self.killers[1] {
                         return Some(m);
@@ -230,6 +249,9 @@ impl Picker {
         }
     }
 }
+
+/// The quiet moves served one by one, each the best of those left, before the rest are sorted.
+const SELECTED_QUIETS: usize = 6;
 
 /// Sorts `moves` by `scores`, best first, keeping the generation order among equal scores (as a
 /// stable sort would). Each (score, index) pair is packed into one integer key whose order is
