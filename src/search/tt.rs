@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
 const BUCKET: usize = 4;
-/// Bytes per entry.
-const ENTRY_BYTES: usize = 16;
+/// Bytes per bucket.
+const BUCKET_BYTES: usize = 64;
 
 /// What a stored score means relative to the true value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -53,9 +53,17 @@ struct Entry {
     data: AtomicU64,
 }
 
+/// The entries one key may occupy, aligned to a cache line so that a probe reads one line,
+/// not the two that a bucket straddling a line boundary would cost.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Entry; BUCKET]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
+
 /// The shared table.
 pub struct Table {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
     generation: u8,
 }
 
@@ -103,7 +111,7 @@ impl Table {
     /// A table of about `mb` megabytes (at least one bucket); a smaller one if that much
     /// memory cannot be had.
     pub fn new(mb: usize) -> Self {
-        let mut t = Table { entries: Vec::new(), generation: 0 };
+        let mut t = Table { buckets: Vec::new(), generation: 0 };
         // On failure the table falls back to a bucket; a bigger one is asked for by option.
         let _ = t.resize(mb);
         t
@@ -113,44 +121,44 @@ impl Table {
     /// be had, the old size is restored (emptied) and the error returned: a GUI asking for more
     /// hash than the machine has must not end the session.
     pub fn resize(&mut self, mb: usize) -> Result<(), TryReserveError> {
-        let wanted = (mb.max(1) * 1024 * 1024 / (ENTRY_BYTES * BUCKET)).max(1) * BUCKET;
-        let old = self.entries.len();
+        let wanted = (mb.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
+        let old = self.buckets.len();
         self.generation = 0;
         // The old table goes first, so that two never live at once (resident size stays
         // within the hash size asked for).
-        self.entries = Vec::new();
+        self.buckets = Vec::new();
         match Self::allocate(wanted) {
-            Ok(entries) => {
-                self.entries = entries;
+            Ok(buckets) => {
+                self.buckets = buckets;
                 Ok(())
             }
             Err(e) => {
-                self.entries = Self::allocate(old.max(BUCKET)).unwrap_or_else(|_| {
+                self.buckets = Self::allocate(old.max(1)).unwrap_or_else(|_| {
                     // Not even the old size: one bucket, without which no search can run.
-                    (0..BUCKET).map(|_| Entry::default()).collect()
+                    vec![Bucket::default()]
                 });
                 Err(e)
             }
         }
     }
 
-    /// `n` empty entries, or the allocation's error.
-    fn allocate(n: usize) -> Result<Vec<Entry>, TryReserveError> {
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(n)?;
-        entries.resize_with(n, Entry::default);
-        Ok(entries)
+    /// `n` empty buckets, or the allocation's error.
+    fn allocate(n: usize) -> Result<Vec<Bucket>, TryReserveError> {
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n)?;
+        buckets.resize_with(n, Bucket::default);
+        Ok(buckets)
     }
 
     /// The table's size in whole megabytes (0 for a table under one).
     pub fn megabytes(&self) -> usize {
-        self.entries.len() * ENTRY_BYTES / (1024 * 1024)
+        self.buckets.len() * BUCKET_BYTES / (1024 * 1024)
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        for e in &mut self.entries {
-            *e = Entry::default();
+        for b in &mut self.buckets {
+            *b = Bucket::default();
         }
         self.generation = 0;
     }
@@ -161,11 +169,10 @@ impl Table {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> &[Entry] {
-        let buckets = (self.entries.len() / BUCKET) as u64;
+    fn bucket(&self, key: u64) -> &[Entry; BUCKET] {
         // Multiply-high maps the key onto the bucket range without a division.
-        let index = ((key as u128 * buckets as u128) >> 64) as usize;
-        &self.entries[index * BUCKET..(index + 1) * BUCKET]
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index].0
     }
 
     /// Looks up `key`; `ply` converts mate scores.
@@ -241,9 +248,12 @@ impl Table {
 
     /// Permille of a sample of entries written in the current search.
     pub fn hashfull(&self) -> u32 {
-        let sample = self.entries.len().min(1000);
-        let used = self.entries[..sample]
+        let sample = (self.buckets.len() * BUCKET).min(1000);
+        let used = self
+            .buckets
             .iter()
+            .flat_map(|b| b.0.iter())
+            .take(sample)
             .filter(|e| {
                 let d = e.data.load(Relaxed);
                 d != 0 && unpack_generation(d) == self.generation
