@@ -383,6 +383,7 @@ impl<G: Game> Worker<'_, G> {
                 0
             };
             self.play(m, ply);
+            self.tt.prefetch(self.board.key());
             let gives_check = self.board.in_check();
             let extension = if m == tt_move && tt_extension != 0 {
                 tt_extension
