@@ -227,14 +227,7 @@ impl Picker {
                         // Most nodes take only a few quiet moves (a cut-off, late move
                         // pruning): find the best of the rest for each, keeping the others in
                         // their order, rather than sorting them all.
-                        let mut best = 0;
-                        for (j, &s) in scores.iter().enumerate().skip(1) {
-                            if s > scores[best] {
-                                best = j;
-                            }
-                        }
-                        moves[..=best].rotate_right(1);
-                        scores[..=best].rotate_right(1);
+                        best_to_front(moves, scores);
                     } else if served == SELECTED_QUIETS {
                         sort_best_first(moves, scores);
                     }
@@ -252,6 +245,20 @@ impl Picker {
 
 /// The quiet moves served one by one, each the best of those left, before the rest are sorted.
 const SELECTED_QUIETS: usize = 6;
+
+/// Moves the best-scored of `moves` (the first of equals) to the front, keeping the others in
+/// their order, so that serving moves this way and sorting the rest at any point gives the
+/// order of one stable sort.
+fn best_to_front(moves: &mut [Move], scores: &mut [i32]) {
+    let mut best = 0;
+    for (j, &s) in scores.iter().enumerate().skip(1) {
+        if s > scores[best] {
+            best = j;
+        }
+    }
+    moves[..=best].rotate_right(1);
+    scores[..=best].rotate_right(1);
+}
 
 /// Sorts `moves` by `scores`, best first, keeping the generation order among equal scores (as a
 /// stable sort would). Each (score, index) pair is packed into one integer key whose order is
@@ -283,27 +290,55 @@ fn sort_best_first(moves: &mut [Move], scores: &mut [i32]) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn sorting_is_best_first_and_stable() {
-        // A small linear congruential generator: scores with many ties and both signs.
-        let mut x: u32 = 12345;
-        for n in [0, 1, 2, 5, 17, 40, 97, MAX_MOVES] {
-            let mut scores = Vec::with_capacity(n);
-            for _ in 0..n {
-                x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                scores.push(match x % 5 {
+    /// `n` moves numbered in generation order, with scores of many ties and both extremes
+    /// from a small linear congruential generator.
+    fn scored(n: usize, x: &mut u32) -> (Vec<Move>, Vec<i32>) {
+        let scores = (0..n)
+            .map(|_| {
+                *x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                match *x % 5 {
                     0 => i32::MIN,
                     1 => i32::MAX,
-                    _ => (x >> 8) as i32 % 300 - 150,
-                });
-            }
-            let mut moves: Vec<Move> = (0..n as u16).map(Move::from_raw).collect();
-            let mut expected: Vec<(Move, i32)> =
-                moves.iter().copied().zip(scores.clone()).collect();
-            expected.sort_by(|a, b| b.1.cmp(&a.1));
+                    _ => (*x >> 8) as i32 % 300 - 150,
+                }
+            })
+            .collect();
+        ((0..n as u16).map(Move::from_raw).collect(), scores)
+    }
+
+    /// The order of a stable sort, best first.
+    fn stable(moves: &[Move], scores: &[i32]) -> Vec<(Move, i32)> {
+        let mut v: Vec<(Move, i32)> = moves.iter().copied().zip(scores.iter().copied()).collect();
+        v.sort_by_key(|b| std::cmp::Reverse(b.1));
+        v
+    }
+
+    #[test]
+    fn sorting_is_best_first_and_stable() {
+        let mut x = 12_345;
+        for n in [0, 1, 2, 5, 17, 40, 97, MAX_MOVES] {
+            let (mut moves, mut scores) = scored(n, &mut x);
+            let expected = stable(&moves, &scores);
             sort_best_first(&mut moves, &mut scores);
             let got: Vec<(Move, i32)> = moves.into_iter().zip(scores).collect();
             assert_eq!(got, expected, "{n} moves");
+        }
+    }
+
+    #[test]
+    fn picking_the_first_moves_then_sorting_the_rest_is_one_stable_sort() {
+        let mut x = 54_321;
+        for n in [1, 2, 6, 7, 30, 60] {
+            for picked in 0..=n.min(SELECTED_QUIETS + 2) {
+                let (mut moves, mut scores) = scored(n, &mut x);
+                let expected = stable(&moves, &scores);
+                for k in 0..picked {
+                    best_to_front(&mut moves[k..], &mut scores[k..]);
+                }
+                sort_best_first(&mut moves[picked..], &mut scores[picked..]);
+                let got: Vec<(Move, i32)> = moves.into_iter().zip(scores).collect();
+                assert_eq!(got, expected, "{n} moves, {picked} picked");
+            }
         }
     }
 }
