@@ -36,8 +36,8 @@ enum Stage {
     /// The second killer.
     Killer2,
     /// Score the quiet moves.
-    SortQuiets,
-    /// The quiet moves, in sorted order.
+    ScoreQuiets,
+    /// The quiet moves, best first: the first few picked one by one, the rest sorted.
     Quiets,
     /// Nothing left.
     Done,
@@ -194,7 +194,7 @@ impl Picker {
                 }
                 Stage::Killer1 | Stage::Killer2 => {
                     let k = if self.stage == Stage::Killer1 { 0 } else { 1 };
-                    self.stage = if k == 0 { Stage::Killer2 } else { Stage::SortQuiets };
+                    self.stage = if k == 0 { Stage::Killer2 } else { Stage::ScoreQuiets };
                     let m = self.killers[k];
                     if !m.is_none()
                         && m != self.tt_move
@@ -203,7 +203,7 @@ impl Picker {
                         return Some(m);
                     }
                 }
-                Stage::SortQuiets => {
+                Stage::ScoreQuiets => {
                     let side = board.side_to_move().index();
                     let (start, end) = (self.captures, room.list.len());
                     let moves = &mut room.list.as_mut_slice()[start..end];
