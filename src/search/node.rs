@@ -218,7 +218,8 @@ impl<G: Game> Worker<'_, G> {
                 && eval - RFP_MARGIN * depth >= beta
                 && beta.abs() < MATE_BOUND
             {
-                return eval;
+                // Halfway to beta: the evaluation's margin above the bar is an estimate.
+                return (eval + beta) / 2;
             }
 
             // Step 6. Null move: if passing still fails high, a real move surely would. Never
