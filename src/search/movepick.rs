@@ -3,10 +3,11 @@
 //!
 //! Stages of a main-search node: the hash move, tried before any move is generated (it cuts
 //! off often enough that many nodes never generate at all); then the captures (and, in chess,
-//! promotions) by most valuable victim, then capture history; then the two killers;
-//! then the quiet moves by butterfly and continuation history: the first few each picked as the
-//! best of those left, the rest sorted once, so that a node that stops early (or skips the
-//! quiets) sorts nothing.
+//! promotions) that do not lose material by SEE, by most valuable victim, then capture history;
+//! then the two killers; then the quiet moves by butterfly and continuation history: the first
+//! few each picked as the best of those left, the rest sorted once, so that a node that stops
+//! early (or skips the quiets) sorts nothing; last the captures that lose material, in the
+//! order they were met.
 //! The quiescence picker serves captures (every move when in check) in the same order.
 
 use super::history::{History, NO_PIECE_SQUARE, capture_key, piece_square};
@@ -21,6 +22,10 @@ const CAPTURE_VICTIM_WEIGHT: i32 = 512;
 fn capture_score<G: Game>(board: &G, history: &History, m: Move) -> i32 {
     CAPTURE_VICTIM_WEIGHT * board.mvv_lva(m) + history.capture(capture_key(board, m))
 }
+
+/// How many losing captures a main-search picker defers to the end; any beyond are served in
+/// their place.
+const MAX_BAD_CAPTURES: usize = 32;
 
 /// Where the picker is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,6 +44,8 @@ enum Stage {
     ScoreQuiets,
     /// The quiet moves, best first: the first few picked one by one, the rest sorted.
     Quiets,
+    /// The captures that lose material by SEE, deferred from the capture stage.
+    BadCaptures,
     /// Nothing left.
     Done,
 }
@@ -71,6 +78,14 @@ pub struct Picker {
     earlier: [usize; 2],
     /// Nothing was served and nothing is left: the position has no move of the kind served.
     empty: bool,
+    /// Whether captures that lose material wait until after the quiet moves (main search).
+    defer_bad: bool,
+    /// The quiet moves left are to be skipped (late move pruning).
+    skip_quiets: bool,
+    /// The deferred losing captures, `bad[next_bad..bad_len]` still to serve.
+    bad: [Move; MAX_BAD_CAPTURES],
+    bad_len: usize,
+    next_bad: usize,
 }
 
 impl Picker {
@@ -92,6 +107,11 @@ impl Picker {
             killers,
             earlier,
             empty: false,
+            defer_bad: true,
+            skip_quiets: false,
+            bad: [Move::NONE; MAX_BAD_CAPTURES],
+            bad_len: 0,
+            next_bad: 0,
         };
         if tt_move.is_none() {
             // Without a hash move, generating now also tells whether there is any move.
@@ -129,6 +149,11 @@ impl Picker {
             killers: [Move::NONE; 2],
             earlier: [NO_PIECE_SQUARE; 2],
             empty: room.list.is_empty(),
+            defer_bad: false,
+            skip_quiets: false,
+            bad: [Move::NONE; MAX_BAD_CAPTURES],
+            bad_len: 0,
+            next_bad: 0,
         }
     }
 
@@ -148,6 +173,12 @@ impl Picker {
         self.captures = captures;
         self.next = 0;
         self.stage = Stage::Captures;
+    }
+
+    /// Skips the quiet moves not yet served (late move pruning); the losing captures are still
+    /// served.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
     /// True when the position has no move of the kind served (asked before any move is taken).
@@ -188,9 +219,19 @@ impl Picker {
                     moves.swap(i, best);
                     room.scores.swap(i, best);
                     self.next += 1;
-                    if moves[i] != self.tt_move {
-                        return Some(moves[i]);
+                    let m = moves[i];
+                    if m == self.tt_move {
+                        continue;
                     }
+                    if self.defer_bad && self.bad_len < MAX_BAD_CAPTURES && !board.see_ge(m, 0) {
+                        self.bad[self.bad_len] = m;
+                        self.bad_len += 1;
+                        continue;
+                    }
+                    return Some(m);
+                }
+                Stage::Killer1 | Stage::Killer2 if self.skip_quiets => {
+                    self.stage = Stage::BadCaptures;
                 }
                 Stage::Killer1 | Stage::Killer2 => {
                     let k = if self.stage == Stage::Killer1 { 0 } else { 1 };
@@ -216,8 +257,8 @@ impl Picker {
                 }
                 Stage::Quiets => {
                     let (next, end) = (self.next, room.list.len());
-                    if next >= end {
-                        self.stage = Stage::Done;
+                    if next >= end || self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
                         continue;
                     }
                     let moves = &mut room.list.as_mut_slice()[next..end];
@@ -236,6 +277,14 @@ impl Picker {
                     if m != self.tt_move && m != self.killers[0] && m != self.killers[1] {
                         return Some(m);
                     }
+                }
+                Stage::BadCaptures => {
+                    if self.next_bad >= self.bad_len {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    self.next_bad += 1;
+                    return Some(self.bad[self.next_bad - 1]);
                 }
                 Stage::Done => return None,
             }

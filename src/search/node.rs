@@ -348,9 +348,8 @@ impl<G: Game> Worker<'_, G> {
             }
             let tactical = self.board.is_tactical(m);
             // Late move pruning: at shallow depth, once enough quiet moves have been searched
-            // and no mate is being warded off, the quiet moves left are skipped. Only quiet
-            // moves count, since the picker serves every capture, good or bad, before the first
-            // quiet move (bar the hash move); so all that is left is quiet and the loop ends.
+            // and no mate is being warded off, the quiet moves left are skipped; the losing
+            // captures the picker keeps for last are still served.
             if !N::PV
                 && !in_check
                 && !tactical
@@ -358,7 +357,8 @@ impl<G: Game> Worker<'_, G> {
                 && depth <= LMP_DEPTH
                 && quiets_len >= lmp_count(depth, improving)
             {
-                break;
+                picker.skip_quiets();
+                continue;
             }
             // SEE pruning: at shallow depth a move that loses more material in the exchange
             // on its square than the depth left can win back is skipped.
