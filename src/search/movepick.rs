@@ -8,7 +8,8 @@
 //! few each picked as the best of those left, the rest sorted once, so that a node that stops
 //! early (or skips the quiets) sorts nothing; last the captures that lose material, in the
 //! order they were met.
-//! The quiescence picker serves captures (every move when in check) in the same order.
+//! The quiescence picker serves captures (every move when in check) by victim and capture
+//! history alone, losing captures in their place.
 
 use super::history::{History, NO_PIECE_SQUARE, capture_key, piece_square};
 use crate::game::{Game, MAX_MOVES, Move, MoveList};
