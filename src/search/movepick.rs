@@ -100,20 +100,7 @@ impl Picker {
         killers: [Move; 2],
         earlier: [usize; 2],
     ) -> Picker {
-        let mut picker = Picker {
-            stage: Stage::Hash,
-            next: 0,
-            captures: 0,
-            tt_move,
-            killers,
-            earlier,
-            empty: false,
-            defer_bad: true,
-            skip_quiets: false,
-            bad: [Move::NONE; MAX_BAD_CAPTURES],
-            bad_len: 0,
-            next_bad: 0,
-        };
+        let mut picker = Picker::new(Stage::Hash, tt_move, killers, earlier, true);
         if tt_move.is_none() {
             // Without a hash move, generating now also tells whether there is any move.
             picker.generate(room, board, history);
@@ -142,15 +129,32 @@ impl Picker {
             room.scores[i] =
                 if board.is_tactical(m) { capture_score(board, history, m) } else { i32::MIN };
         }
+        let none = [Move::NONE; 2];
         Picker {
-            stage: Stage::Captures,
-            next: 0,
             captures: room.list.len(),
-            tt_move: Move::NONE,
-            killers: [Move::NONE; 2],
-            earlier: [NO_PIECE_SQUARE; 2],
             empty: room.list.is_empty(),
-            defer_bad: false,
+            ..Picker::new(Stage::Captures, Move::NONE, none, [NO_PIECE_SQUARE; 2], false)
+        }
+    }
+
+    /// A picker at `stage` that has served nothing and found nothing yet.
+    #[inline]
+    fn new(
+        stage: Stage,
+        tt_move: Move,
+        killers: [Move; 2],
+        earlier: [usize; 2],
+        defer_bad: bool,
+    ) -> Picker {
+        Picker {
+            stage,
+            next: 0,
+            captures: 0,
+            tt_move,
+            killers,
+            earlier,
+            empty: false,
+            defer_bad,
             skip_quiets: false,
             bad: [Move::NONE; MAX_BAD_CAPTURES],
             bad_len: 0,
@@ -339,6 +343,7 @@ fn sort_best_first(moves: &mut [Move], scores: &mut [i32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Chess;
 
     /// `n` moves numbered in generation order, with scores of many ties and both extremes
     /// from a small linear congruential generator.
@@ -361,6 +366,52 @@ mod tests {
         let mut v: Vec<(Move, i32)> = moves.iter().copied().zip(scores.iter().copied()).collect();
         v.sort_by_key(|b| std::cmp::Reverse(b.1));
         v
+    }
+
+    /// White's queen can take a loose knight (h5, good) or a pawn its neighbour defends (d5,
+    /// losing the queen for a pawn); every other move is quiet.
+    const ONE_GOOD_ONE_BAD: &str = "4k3/8/2p5/3p3n/8/8/8/3QK3 w - - 0 1";
+
+    fn setup() -> (Chess, History, Moves, Move, Move) {
+        let board = Chess::from_fen(ONE_GOOD_ONE_BAD).expect("test FEN");
+        let good = board.parse_move("d1h5").expect("Qxh5");
+        let bad = board.parse_move("d1d5").expect("Qxd5");
+        (board, History::default(), Moves::default(), good, bad)
+    }
+
+    fn main_picker(board: &Chess, history: &History, room: &mut Moves) -> Picker {
+        Picker::main(room, board, history, Move::NONE, [Move::NONE; 2], [NO_PIECE_SQUARE; 2])
+    }
+
+    #[test]
+    fn losing_captures_come_after_the_quiet_moves() {
+        let (board, history, mut room, good, bad) = setup();
+        let mut picker = main_picker(&board, &history, &mut room);
+        let mut served = Vec::new();
+        while let Some(m) = picker.next_move(&mut room, &board, &history) {
+            served.push(m);
+        }
+        let mut legal = MoveList::new();
+        board.legal_moves(&mut legal);
+        let mut expected: Vec<Move> = legal.iter().copied().collect();
+        let mut got = served.clone();
+        expected.sort_by_key(|m| m.raw());
+        got.sort_by_key(|m| m.raw());
+        assert_eq!(got, expected, "each legal move served once");
+        assert_eq!(served.first(), Some(&good));
+        assert_eq!(served.last(), Some(&bad));
+    }
+
+    #[test]
+    fn skipping_the_quiet_moves_still_serves_the_losing_captures() {
+        let (board, history, mut room, good, bad) = setup();
+        let mut picker = main_picker(&board, &history, &mut room);
+        assert_eq!(picker.next_move(&mut room, &board, &history), Some(good));
+        let quiet = picker.next_move(&mut room, &board, &history);
+        assert!(quiet.is_some_and(|m| !board.is_tactical(m)), "{quiet:?}");
+        picker.skip_quiets();
+        assert_eq!(picker.next_move(&mut room, &board, &history), Some(bad));
+        assert_eq!(picker.next_move(&mut room, &board, &history), None);
     }
 
     #[test]
