@@ -74,6 +74,11 @@ fn lmr_base(depth: i32, i: usize) -> i32 {
     i32::from(TABLE[depth.clamp(0, 63) as usize][i.min(63)])
 }
 
+/// Late move reductions: a ply more once the nodes a ply below this node and its siblings have
+/// cut off more than this many times: moves at this ply are refuted easily here (Stockfish's
+/// cut-off count).
+const LMR_CUTOFFS: u32 = 3;
+
 /// Singular extension: the shallowest depth, how much shallower the table's bound may be, and
 /// how far below the table's score (centipawns per ply of depth) every other move must stay for
 /// the table's move to count as the only good one.
@@ -159,6 +164,7 @@ impl<G: Game> Worker<'_, G> {
             return DRAW;
         }
         self.seldepth = self.seldepth.max(ply);
+        self.data.stack[ply + 2].cutoffs = 0;
 
         // Step 3. Transposition table: cut off on a deep enough bound outside PV nodes.
         let key = self.board.key();
@@ -399,7 +405,8 @@ impl<G: Game> Worker<'_, G> {
                 // Step 8. Late move reductions for quiet moves ordered late.
                 let r = if reducible && !gives_check {
                     let r = lmr_base(depth, i) - i32::from(N::PV) + i32::from(!improving)
-                        - history / LMR_HISTORY_DIVISOR;
+                        - history / LMR_HISTORY_DIVISOR
+                        + i32::from(self.data.stack[ply + 1].cutoffs > LMR_CUTOFFS);
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -426,6 +433,7 @@ impl<G: Game> Worker<'_, G> {
                         self.data.pv.update(ply, m);
                     }
                     if score >= beta {
+                        self.data.stack[ply].cutoffs += 1;
                         if tactical {
                             self.data.history.update_capture(capture, depth, true);
                         } else {

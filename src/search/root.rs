@@ -85,6 +85,8 @@ impl<G: Game> Worker<'_, G> {
     /// `(alpha, beta)`. Returns the best score and leaves those moves sorted best first.
     fn root(&mut self, depth: i32, mut alpha: Score, beta: Score, pv_idx: usize) -> Score {
         self.depth_in_progress = depth;
+        self.data.stack[1].cutoffs = 0;
+        self.data.stack[2].cutoffs = 0;
         let mut best = -INFINITE;
         // A move keeps its last score until it is searched again: when a stop cuts a re-search
         // short, the move that just failed high stays first with its bound, not with -INFINITE.

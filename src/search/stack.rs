@@ -24,6 +24,9 @@ pub struct Frame {
     pub in_check: bool,
     /// Two quiet moves that recently cut off at this ply, newest first.
     pub killers: [Move; 2],
+    /// Beta cut-offs of the nodes at this ply since the node two plies up began: many of
+    /// them say the moves at the ply above are refuted easily (see the late move reductions).
+    pub cutoffs: u32,
 }
 
 impl Default for Frame {
@@ -36,6 +39,7 @@ impl Default for Frame {
             excluded: Move::NONE,
             in_check: false,
             killers: [Move::NONE; 2],
+            cutoffs: 0,
         }
     }
 }
