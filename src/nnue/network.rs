@@ -13,7 +13,7 @@
 //! | 8 | 1 | game: 0 chess, 1 xiangqi |
 //! | 9 | 1 | activation: 0 CReLU, 1 SCReLU |
 //! | 10 | 1 | output buckets `B`, 0 read as 1 (files from before the buckets) |
-//! | 11 | 1 | input map: 0 plain, 1 king-mirrored, 2 king buckets ([`InputMap`]) |
+//! | 11 | 1 | input map: 0 plain, 1 king-mirrored, 2 king buckets, 3 king regions ([`InputMap`]) |
 //! | 12 | 4 | inputs, a `u32` (chess 768, xiangqi 1260, times the map's king buckets) |
 //! | 16 | 4 | hidden size `H`, a `u32`, a multiple of 16 |
 //! | 20 | 4 | `QA`, an `i32`: the first layer's quantisation |
@@ -33,6 +33,8 @@
 //! learns one set of patterns for a king on either wing, and a position and its mirror image
 //! evaluate alike. With king buckets it is also given [`KING_BUCKETS`] sets of first-layer rows,
 //! one for each region of the board its own king may stand in ([`Layout::king_bucket`]).
+//! King regions give such sets without the mirror ([`Layout::king_region`]): a plain network
+//! copied into each set is the same network, so training can start from one.
 //!
 //! The output in internal units is `(Σ f(acc)·w / d + bias) · scale / (QA·QB)` with integer
 //! arithmetic, `f` the activation and `d` = `QA` for SCReLU (1 for CReLU); the float network
@@ -92,11 +94,15 @@ pub enum InputMap {
     /// As king-mirrored, with a set of rows for each of [`KING_BUCKETS`] regions of the own
     /// king's square ([`Layout::king_bucket`]).
     KingBuckets,
+    /// As plain (never mirrored), with a set of rows for each of [`KING_BUCKETS`] regions of
+    /// the own king's square ([`Layout::king_region`]).
+    KingRegions,
 }
 
 impl InputMap {
     /// Every map.
-    pub const ALL: [InputMap; 3] = [InputMap::Plain, InputMap::KingMirrored, InputMap::KingBuckets];
+    pub const ALL: [InputMap; 4] =
+        [InputMap::Plain, InputMap::KingMirrored, InputMap::KingBuckets, InputMap::KingRegions];
 
     /// The header byte of the map.
     pub fn byte(self) -> u8 {
@@ -104,6 +110,7 @@ impl InputMap {
             InputMap::Plain => 0,
             InputMap::KingMirrored => 1,
             InputMap::KingBuckets => 2,
+            InputMap::KingRegions => 3,
         }
     }
 
@@ -118,13 +125,14 @@ impl InputMap {
             InputMap::Plain => "plain",
             InputMap::KingMirrored => "king-mirrored",
             InputMap::KingBuckets => "king-buckets",
+            InputMap::KingRegions => "king-regions",
         }
     }
 
     /// The sets of first-layer rows: the inputs are the layout's times this.
     pub fn king_buckets(self) -> usize {
         match self {
-            InputMap::KingBuckets => KING_BUCKETS,
+            InputMap::KingBuckets | InputMap::KingRegions => KING_BUCKETS,
             _ => 1,
         }
     }
@@ -144,6 +152,13 @@ impl InputMap {
                 };
                 let own = if mirrored { layout.mirror(own) } else { own };
                 2 * layout.king_bucket(own) as u8 + u8::from(mirrored)
+            }
+            InputMap::KingRegions => {
+                let own = match side {
+                    Side::First => king,
+                    Side::Second => layout.flip(king),
+                };
+                2 * layout.king_region(own) as u8
             }
         }
     }
@@ -243,6 +258,26 @@ impl Layout {
             (Variant::Chess, 0) => usize::from(file >= 2),
             (Variant::Xiangqi, 0) => usize::from(file != self.files / 2),
             (_, 1) => 2,
+            _ => 3,
+        }
+    }
+
+    /// The king region of an own king on `square` of its side's view, the board not mirrored:
+    /// on the back rank the queen's wing (chess a-c, xiangqi the palace's file d), the centre
+    /// (d-e, file e) and the king's wing (f-h, file f); anywhere else the fourth. Where the
+    /// king has castled or stays decides what shelters it.
+    #[inline(always)]
+    pub fn king_region(&self, square: usize) -> usize {
+        let (rank, file) = (square / self.files, square % self.files);
+        // The centre: chess's files d and e, xiangqi's file e.
+        let centre = match self.variant {
+            Variant::Chess => 3..=4,
+            Variant::Xiangqi => 4..=4,
+        };
+        match rank {
+            0 if file < *centre.start() => 0,
+            0 if centre.contains(&file) => 1,
+            0 => 2,
             _ => 3,
         }
     }
@@ -578,8 +613,8 @@ mod tests {
                 assert_eq!(Network::from_bytes(&bucketed.to_bytes()), Ok(bucketed));
             }
             let mut unknown = bytes.clone();
-            unknown[11] = 3;
-            assert_eq!(Network::from_bytes(&unknown), Err(NetError::Field("input map", 3)));
+            unknown[11] = 4;
+            assert_eq!(Network::from_bytes(&unknown), Err(NetError::Field("input map", 4)));
             // A plain network's size read as king buckets.
             unknown[11] = 2;
             assert!(matches!(Network::from_bytes(&unknown), Err(NetError::Field("inputs", _))));

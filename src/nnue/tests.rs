@@ -2,10 +2,10 @@
 //! code path computes the same output.
 
 use super::accumulator::{Accumulators, evaluate_fresh};
-use super::network::{Activation, InputMap, Network};
+use super::network::{Activation, InputMap, Layout, Network};
 use super::simd;
 use crate::chess::Chess;
-use crate::game::{Game, MoveList, Variant};
+use crate::game::{Game, MoveList, Side, Variant};
 use crate::xiangqi::Xiangqi;
 use std::sync::Arc;
 
@@ -69,6 +69,7 @@ fn random_games<G: Game>(fens: &[&str], games: usize, seed: u64) {
         random_net(G::VARIANT, Activation::CRelu, seed),
         mapped_net(G::VARIANT, InputMap::KingMirrored, seed),
         mapped_net(G::VARIANT, InputMap::KingBuckets, seed),
+        mapped_net(G::VARIANT, InputMap::KingRegions, seed),
     ];
     for net in nets {
         let mut s = Stream(seed ^ 0x5555);
@@ -194,4 +195,23 @@ fn every_code_path_computes_the_same_output() {
             assert_eq!(simd::output(&net, &us, &them, bucket), reference);
         }
     }
+}
+
+/// King regions, as each side sees its own king: the back rank's queen wing, centre and king
+/// wing, and the rest of the board; the second side's view is turned over, never mirrored.
+#[test]
+fn king_regions_follow_the_own_back_rank() {
+    let chess = Layout::for_variant(Variant::Chess);
+    let regions: Vec<usize> = (0..8).map(|file| chess.king_region(file)).collect();
+    assert_eq!(regions, [0, 0, 0, 1, 1, 2, 2, 2]);
+    assert!((8..64).all(|sq| chess.king_region(sq) == 3));
+    let map = InputMap::KingRegions;
+    // g1 for white and g8 for black (castled short) are the same region; e8 is black's centre.
+    assert_eq!(map.view(&chess, Side::First, 6), map.view(&chess, Side::Second, 62));
+    assert_eq!(map.view(&chess, Side::Second, 60), 2);
+    assert_eq!(map.view(&chess, Side::First, 2), 0);
+    let xiangqi = Layout::for_variant(Variant::Xiangqi);
+    let palace: Vec<usize> = (3..6).map(|file| xiangqi.king_region(file)).collect();
+    assert_eq!(palace, [0, 1, 2]);
+    assert_eq!(xiangqi.king_region(9 + 4), 3);
 }

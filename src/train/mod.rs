@@ -12,7 +12,9 @@
 //! weigh the same neurons differently. With `--inputs king-mirrored` each side sees the board
 //! flipped left to right while its king stands on the right half, and `--inputs king-buckets`
 //! also gives each of four regions of its king's square rows of their own
-//! ([`InputMap`](crate::nnue::network::InputMap)). Trained in `f32`, then quantised: first layer
+//! ([`InputMap`](crate::nnue::network::InputMap)); `--inputs king-regions` gives four sets
+//! without the mirror (the back rank's wings and centre, and the rest), so that a plain network
+//! copied into each set (`--init`) starts the training exactly where that network stands. Trained in `f32`, then quantised: first layer
 //! `round(w·255)` as `i16`, output weights `round(w·64)` as `i16`, output bias
 //! `round(b·255·64)` as `i32`. Every weight is clipped to ±1.98 after each step so that the
 //! quantised products fit the engine's `i16` arithmetic. Rounding the output weights leaves a
@@ -137,10 +139,9 @@ pub enum Decay {
 }
 
 fn parse_inputs(s: &str) -> Result<InputMap, String> {
-    InputMap::ALL
-        .into_iter()
-        .find(|m| m.name() == s)
-        .ok_or_else(|| format!("'{s}' is not an input map: plain, king-mirrored or king-buckets"))
+    InputMap::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| {
+        format!("'{s}' is not an input map: plain, king-mirrored, king-buckets or king-regions")
+    })
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -168,8 +169,10 @@ pub struct Options {
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
     /// How pieces select first-layer rows: `plain`, `king-mirrored` (each side sees the board
-    /// flipped left to right while its king stands on the right half), or `king-buckets` (as
-    /// king-mirrored, with a set of rows for each of 4 regions of the own king's square).
+    /// flipped left to right while its king stands on the right half), `king-buckets` (as
+    /// king-mirrored, with a set of rows for each of 4 regions of the own king's square), or
+    /// `king-regions` (as plain, with a set of rows for each of 4 regions of the own king's
+    /// square: the back rank's queen wing, centre and king wing, and the rest).
     #[arg(long, value_parser = parse_inputs, default_value = "plain")]
     pub inputs: InputMap,
     /// Passes over the data.

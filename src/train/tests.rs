@@ -398,6 +398,41 @@ fn training_starts_from_a_network_file_that_fits_the_options() {
         let most = part.iter().zip(&first.ft_weights).map(|(a, b)| (a - b).abs()).max();
         assert!(most <= Some(1), "bucket {b}: {most:?}");
     }
+    // And a king-regions one, which with its rows copied is the plain network exactly: every
+    // position evaluates alike, wherever the kings stand.
+    opts.inputs = InputMap::KingRegions;
+    opts.lr = 1e-12;
+    opts.out = Some(dir.join("regions.nnue"));
+    run(&opts).expect("trains a king-regions network from a plain one");
+    let regions = Network::from_bytes(&std::fs::read(dir.join("regions.nnue")).expect("written"))
+        .expect("valid");
+    assert_eq!((regions.input_map, regions.inputs), (InputMap::KingRegions, 4 * 768));
+    for b in 0..4 {
+        let part = &regions.ft_weights[b * rows..(b + 1) * rows];
+        let most = part.iter().zip(&first.ft_weights).map(|(a, b)| (a - b).abs()).max();
+        assert!(most <= Some(1), "region {b}: {most:?}");
+    }
+    let copied = Network {
+        input_map: InputMap::KingRegions,
+        inputs: 4 * 768,
+        ft_weights: first.ft_weights.repeat(4),
+        ..first.clone()
+    };
+    for fen in [
+        crate::chess::START_FEN,
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/2KR3R b - - 0 1",
+        "8/5k2/8/3p4/3P4/2K5/8/8 w - - 0 1",
+    ] {
+        let board = Chess::from_fen(fen).expect("valid FEN");
+        assert_eq!(
+            crate::nnue::accumulator::evaluate_fresh(&copied, &board),
+            crate::nnue::accumulator::evaluate_fresh(&first, &board),
+            "{fen}"
+        );
+    }
+    opts.lr = 1e-7;
+
     // ... but a king-bucketed network does not start a plain one.
     opts.init = Some(dir.join("buckets.nnue"));
     opts.inputs = InputMap::Plain;
