@@ -14,7 +14,8 @@
 //! also gives each of four regions of its king's square rows of their own
 //! ([`InputMap`](crate::nnue::network::InputMap)); `--inputs king-regions` gives four sets
 //! without the mirror (the back rank's wings and centre, and the rest), so that a plain network
-//! copied into each set (`--init`) starts the training exactly where that network stands. Trained in `f32`, then quantised: first layer
+//! copied into each set (`--init`) starts the training exactly where that network stands.
+//! Trained in `f32`, then quantised: first layer
 //! `round(w·255)` as `i16`, output weights `round(w·64)` as `i16`, output bias
 //! `round(b·255·64)` as `i32`. Every weight is clipped to ±1.98 after each step so that the
 //! quantised products fit the engine's `i16` arithmetic. Rounding the output weights leaves a
