@@ -146,20 +146,11 @@ impl InputMap {
             InputMap::KingMirrored => u8::from(layout.mirrors(king)),
             InputMap::KingBuckets => {
                 let mirrored = layout.mirrors(king);
-                let own = match side {
-                    Side::First => king,
-                    Side::Second => layout.flip(king),
-                };
+                let own = layout.own(side, king);
                 let own = if mirrored { layout.mirror(own) } else { own };
                 2 * layout.king_bucket(own) as u8 + u8::from(mirrored)
             }
-            InputMap::KingRegions => {
-                let own = match side {
-                    Side::First => king,
-                    Side::Second => layout.flip(king),
-                };
-                2 * layout.king_region(own) as u8
-            }
+            InputMap::KingRegions => 2 * layout.king_region(layout.own(side, king)) as u8,
         }
     }
 }
@@ -237,6 +228,15 @@ impl Layout {
         match self.variant {
             Variant::Chess => crate::chess::Chess::flip_square(square),
             Variant::Xiangqi => crate::xiangqi::Xiangqi::flip_square(square),
+        }
+    }
+
+    /// `square` as `side` sees it: the board turned over for the second side.
+    #[inline(always)]
+    pub fn own(&self, side: Side, square: usize) -> usize {
+        match side {
+            Side::First => square,
+            Side::Second => self.flip(square),
         }
     }
 
