@@ -401,7 +401,6 @@ fn training_starts_from_a_network_file_that_fits_the_options() {
     // And a king-regions one, which with its rows copied is the plain network exactly: every
     // position evaluates alike, wherever the kings stand.
     opts.inputs = InputMap::KingRegions;
-    opts.lr = 1e-12;
     opts.out = Some(dir.join("regions.nnue"));
     run(&opts).expect("trains a king-regions network from a plain one");
     let regions = Network::from_bytes(&std::fs::read(dir.join("regions.nnue")).expect("written"))
@@ -431,7 +430,6 @@ fn training_starts_from_a_network_file_that_fits_the_options() {
             "{fen}"
         );
     }
-    opts.lr = 1e-7;
 
     // ... but a king-bucketed network does not start a plain one.
     opts.init = Some(dir.join("buckets.nnue"));
