@@ -16,15 +16,17 @@
 #                                                   is idle, as nobody ponders)
 #
 # Decided games are adjudicated as in scripts/sprt.sh (both engines agreeing). Concurrency 2
-# (1 for threads): run nothing else meanwhile. Output and logs go to $CHARIOT_MATCHES (default
-# ~/matches); CHARIOT is the binary (default target/release/chariot).
+# (1 for threads; CHARIOT_CONCURRENCY=1 under `taskset -c 0` plays one game at a time on one
+# core and leaves the other free): run nothing else on the match's cores meanwhile. Output and
+# logs go to $CHARIOT_MATCHES (default ~/matches); CHARIOT is the binary (default
+# target/release/chariot).
 set -euo pipefail
 mode=${1:?usage: accept.sh self|peer|classic|threads GAME ...}
 game=${2:?chess or xiangqi}
 source "$(dirname "$0")/game-env.sh"
 chariot=${CHARIOT:-$here/target/release/chariot}
 run() { # name, concurrency, games, tc, engine specs...
-  local name=$1 concurrency=$2 games=$3 tc=$4
+  local name=$1 concurrency=${CHARIOT_CONCURRENCY:-$2} games=$3 tc=$4
   shift 4
   echo "accept: $name, $games games at $tc; output in $out/$name.out" >&2
   python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency "$concurrency" \
