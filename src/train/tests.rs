@@ -371,46 +371,42 @@ fn training_starts_from_a_network_file_that_fits_the_options() {
     opts.epochs = 1;
     opts.out = Some(dir.join("first.nnue"));
     run(&opts).expect("trains");
-    let first = Network::from_bytes(&std::fs::read(dir.join("first.nnue")).expect("written"))
-        .expect("valid");
+    let read = |name: &str| {
+        Network::from_bytes(&std::fs::read(dir.join(name)).expect("written")).expect("valid")
+    };
+    let first = read("first.nnue");
+    // The first-layer rows of each of `sets` sets stay within one unit of `first`'s.
+    let starts_at_first = |net: &Network, sets: usize| {
+        let rows = first.ft_weights.len();
+        for set in 0..sets {
+            let part = &net.ft_weights[set * rows..(set + 1) * rows];
+            let most = part.iter().zip(&first.ft_weights).map(|(a, b)| (a - b).abs()).max();
+            assert!(most <= Some(1), "set {set}: {most:?}");
+        }
+    };
 
     // A start from the first network with a tiny rate stays close to it.
     opts.init = Some(dir.join("first.nnue"));
     opts.lr = 1e-7;
     opts.out = Some(dir.join("second.nnue"));
     run(&opts).expect("trains further");
-    let second = Network::from_bytes(&std::fs::read(dir.join("second.nnue")).expect("written"))
-        .expect("valid");
-    let moved =
-        |n: &Network| n.ft_weights.iter().zip(&first.ft_weights).map(|(a, b)| (a - b).abs()).max();
-    assert!(moved(&second) <= Some(1), "{:?}", moved(&second));
+    starts_at_first(&read("second.nnue"), 1);
 
     // The plain network starts a king-bucketed one: every bucket's rows begin as its rows.
     opts.inputs = InputMap::KingBuckets;
     opts.out = Some(dir.join("buckets.nnue"));
     run(&opts).expect("trains a king-bucketed network from a plain one");
-    let buckets = Network::from_bytes(&std::fs::read(dir.join("buckets.nnue")).expect("written"))
-        .expect("valid");
+    let buckets = read("buckets.nnue");
     assert_eq!((buckets.input_map, buckets.inputs), (InputMap::KingBuckets, 4 * 768));
-    let rows = first.ft_weights.len();
-    for b in 0..4 {
-        let part = &buckets.ft_weights[b * rows..(b + 1) * rows];
-        let most = part.iter().zip(&first.ft_weights).map(|(a, b)| (a - b).abs()).max();
-        assert!(most <= Some(1), "bucket {b}: {most:?}");
-    }
+    starts_at_first(&buckets, 4);
     // And a king-regions one, which with its rows copied is the plain network exactly: every
     // position evaluates alike, wherever the kings stand.
     opts.inputs = InputMap::KingRegions;
     opts.out = Some(dir.join("regions.nnue"));
     run(&opts).expect("trains a king-regions network from a plain one");
-    let regions = Network::from_bytes(&std::fs::read(dir.join("regions.nnue")).expect("written"))
-        .expect("valid");
+    let regions = read("regions.nnue");
     assert_eq!((regions.input_map, regions.inputs), (InputMap::KingRegions, 4 * 768));
-    for b in 0..4 {
-        let part = &regions.ft_weights[b * rows..(b + 1) * rows];
-        let most = part.iter().zip(&first.ft_weights).map(|(a, b)| (a - b).abs()).max();
-        assert!(most <= Some(1), "region {b}: {most:?}");
-    }
+    starts_at_first(&regions, 4);
     let copied = Network {
         input_map: InputMap::KingRegions,
         inputs: 4 * 768,
