@@ -21,12 +21,10 @@
 
 use crate::chess::Chess;
 use crate::command::Limits;
-use crate::game::{Game, MATE_BOUND, MAX_PLY, Move, MoveList, Side, Variant};
+use crate::game::{Game, Inspect, MATE_BOUND, Move, MoveList, Side, Variant};
 use crate::nnue::data::{Outcome, RECORD_BYTES, Record};
-use crate::search::signals::Signals;
-use crate::search::time::Budget;
-use crate::search::tt::Table;
-use crate::search::{ThreadData, Worker};
+use crate::nnue::{Networked, Networks};
+use crate::session::{self, Job, Session};
 use crate::xiangqi::Xiangqi;
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
@@ -85,6 +83,9 @@ pub struct Settings {
     pub openings: Vec<String>,
     /// Print the progress line.
     pub progress: bool,
+    /// The networks the games are played with (the classic evaluation for the first
+    /// generation of data).
+    pub nets: Networks,
 }
 
 /// What was generated.
@@ -149,28 +150,27 @@ pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<String>, String
     Ok(out)
 }
 
-/// The searching side of a game thread: a table and history that live across its games.
+/// The searching side of a game thread: a session of one search thread, whose table and
+/// history live across its games.
 struct Player {
-    tt: Table,
-    data: ThreadData,
+    session: Session,
     nodes: u64,
 }
 
 impl Player {
     /// Searches `board`, whose legal moves are `moves`, with the node budget: the score from
     /// the side to move's view and the best move, or `None` when there is no legal move.
-    fn search<G: Game>(&mut self, board: &G, moves: &[Move]) -> Option<(i32, Move)> {
+    fn search<G: Inspect + Networked>(&mut self, board: &G, moves: &[Move]) -> Option<(i32, Move)> {
         if moves.is_empty() {
             return None;
         }
-        self.tt.new_search();
         let limits = Limits { nodes: Some(self.nodes * HARD_NODE_FACTOR), ..Default::default() };
-        let mut signals = Signals::new(&limits, Budget::default(), 1);
-        signals.set_soft_nodes(self.nodes);
-        let mut worker =
-            Worker::new(board.clone(), moves.to_vec(), &self.tt, &signals, 0, &mut self.data);
-        let line = worker.iterate(MAX_PLY as i32 - 1, |_, _, _, _| {});
-        line.pv.first().map(|&m| (line.score, m))
+        let job =
+            Job { soft_nodes: Some(self.nodes), ..Job::new(board.clone(), moves.to_vec(), limits) };
+        match self.session.run(job) {
+            session::Outcome::Move { found: Some(f), .. } => f.mv.map(|m| (f.score, m)),
+            _ => None,
+        }
     }
 }
 
@@ -191,10 +191,13 @@ fn verdict<G: Game>(board: &mut G, list: &mut MoveList) -> Option<Outcome> {
 }
 
 /// Plays game number `index`: its records, result set.
-fn play_game<G: Game>(settings: &Settings, player: &mut Player, index: u64) -> Vec<Record> {
+fn play_game<G: Inspect + Networked>(
+    settings: &Settings,
+    player: &mut Player,
+    index: u64,
+) -> Vec<Record> {
     let mut rng = Rng::new(settings.seed, index);
-    player.tt.clear();
-    player.data.clear();
+    player.session.clear();
     let unit = G::UNITS_PER_CP;
     let mut list = MoveList::new();
 
@@ -309,7 +312,7 @@ pub fn run(settings: &Settings) -> Result<Summary, String> {
     }
 }
 
-fn run_game<G: Game>(settings: &Settings) -> Result<Summary, String> {
+fn run_game<G: Inspect + Networked>(settings: &Settings) -> Result<Summary, String> {
     if settings.games.is_none() && settings.positions.is_none() {
         return Err("give --games or --positions".to_string());
     }
@@ -336,11 +339,15 @@ fn run_game<G: Game>(settings: &Settings) -> Result<Summary, String> {
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut player = Player {
-                    tt: Table::new(HASH_MB),
-                    data: ThreadData::default(),
-                    nodes: settings.nodes,
+                let session = match Session::new(HASH_MB, 1, settings.nets.clone()) {
+                    Ok(session) => session,
+                    Err(e) => {
+                        *failure.lock() = Some(format!("cannot start a search thread: {e}"));
+                        stop.store(true, Relaxed);
+                        return;
+                    }
                 };
+                let mut player = Player { session, nodes: settings.nodes };
                 loop {
                     if stop.load(Relaxed) {
                         break;
@@ -452,6 +459,7 @@ mod tests {
             seed: 7,
             openings: Vec::new(),
             progress: false,
+            nets: Networks::embedded(),
         }
     }
 

@@ -22,6 +22,7 @@ pub mod options;
 pub mod protocol;
 pub mod report;
 pub mod search;
+pub mod session;
 pub mod speedtest;
 pub mod train;
 pub mod xiangqi;

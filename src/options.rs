@@ -63,8 +63,6 @@ pub const ABOUT: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     ": a chess (UCI) and xiangqi (UCCI, UCI) engine in one binary, MIT licence"
 );
-/// Contempt, internal units: how much worse than zero a draw looks to the engine in play.
-const CONTEMPT: i32 = 15;
 /// Against an opponent rated this high or higher, a draw is a fair result: no contempt.
 const CONTEMPT_ELO: u32 = 2600;
 
@@ -612,12 +610,13 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The draw score offset to use: none in analysis or against a strong opponent.
-    pub fn contempt(&self) -> i32 {
+    /// The draw score offset to use, out of the game's `contempt` parameter: none in
+    /// analysis or against a strong opponent.
+    pub fn contempt(&self, contempt: i32) -> i32 {
         if self.analyse || self.opponent.elo.is_some_and(|e| e >= CONTEMPT_ELO) {
             0
         } else {
-            CONTEMPT
+            contempt
         }
     }
 }
@@ -877,13 +876,14 @@ mod tests {
 
     #[test]
     fn opponent_and_contempt() {
+        const CONTEMPT: i32 = 15;
         let o = Opponent::parse("GM 2800 human Garry Kasparov");
         assert_eq!(o, Opponent { elo: Some(2800), computer: false });
         let mut s = Settings { opponent: o, ..Default::default() };
-        assert_eq!(s.contempt(), 0);
+        assert_eq!(s.contempt(CONTEMPT), 0);
         s.opponent = Opponent::parse("none none computer Stockfish");
-        assert_eq!(s.contempt(), CONTEMPT);
+        assert_eq!(s.contempt(CONTEMPT), CONTEMPT);
         s.analyse = true;
-        assert_eq!(s.contempt(), 0);
+        assert_eq!(s.contempt(CONTEMPT), 0);
     }
 }

@@ -10,6 +10,7 @@
 pub mod eleeye;
 pub mod polyglot;
 mod random;
+pub mod shelf;
 
 use std::path::Path;
 
