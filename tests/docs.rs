@@ -865,13 +865,42 @@ fn nothing_needs_a_path_outside_the_repository() {
         ["nnue.sh", "nnue-gen.sh", "nnue-common.sh", "fuzz.sh", "setup-test-deps.sh"]
             .map(|s| format!("scripts/{s}")),
     );
-    files.extend(["nets/recipes.toml", "docs/tried.csv"].map(String::from));
+    files.extend(
+        ["nets/recipes.toml", "docs/tried.csv", "docs/levels.csv", "docs/acceptance.csv"]
+            .map(String::from),
+    );
     for name in files {
         let text = read(&name);
         for (i, line) in text.lines().enumerate() {
             for bad in ["../shared", "~/", "$HOME", "/home/", "/root/"] {
                 assert!(!line.contains(bad), "{name} line {}: `{bad}` in {line}", i + 1);
             }
+        }
+    }
+}
+
+/// The other result files add up: games are wins, losses and draws, and a score is the first
+/// side's share of the points (as rounded when it was recorded).
+#[test]
+fn match_results_add_up() {
+    for name in ["docs/acceptance.csv", "docs/levels.csv"] {
+        let rows = records(name);
+        assert!(rows.len() >= 10, "{name}: {} rows", rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let at = format!("{name} row {}", i + 2);
+            let games = number(row, "games", &at).expect("games");
+            let score = number(row, "score", &at);
+            let wld: Vec<Option<f64>> =
+                ["wins", "losses", "draws"].iter().map(|c| number(row, c, &at)).collect();
+            if let [Some(w), Some(l), Some(d)] = wld[..] {
+                assert_eq!(games, w + l + d, "{at}: games = wins + losses + draws");
+                if let Some(s) = score {
+                    let points = 100.0 * (w + d / 2.0) / games;
+                    assert!((points - s).abs() < 0.051, "{at}: score {s}% for {w}-{l}-{d}");
+                }
+            }
+            assert!(score.is_none_or(|s| (0.0..=100.0).contains(&s)), "{at}: score");
+            assert!(!row["game"].is_empty() && !row["tc"].is_empty(), "{at}: game and time");
         }
     }
 }
