@@ -904,3 +904,30 @@ fn match_results_add_up() {
         }
     }
 }
+
+/// README.md stays a front door, and every relative link of the documents leads to a file.
+#[test]
+fn readme_is_short_and_links_resolve() {
+    let readme = read("README.md");
+    let lines = readme.lines().count();
+    assert!(lines <= 300, "README.md has {lines} lines; at most 300 (the rest belongs in docs/)");
+    let mut links = 0;
+    for name in documents() {
+        let doc = read(&name);
+        let dir = Path::new(&name).parent().expect("a folder").to_path_buf();
+        for part in doc.split("](").skip(1) {
+            let target = part.split(')').next().expect("a target");
+            let file = target.split('#').next().expect("a path");
+            if file.is_empty() || file.contains("://") {
+                continue;
+            }
+            links += 1;
+            assert!(root().join(&dir).join(file).exists(), "{name}: a link to {target}, not found");
+        }
+    }
+    for name in documents().iter().skip(1) {
+        let file = name.strip_prefix("docs/").expect("in docs/");
+        assert!(readme.contains(&format!("(docs/{file})")), "README.md does not link {name}");
+    }
+    assert!(links >= 20, "only {links} links found");
+}
