@@ -108,7 +108,7 @@ const MAX_POSITIONS_BYTES: u64 = 1 << 20;
 /// The positions of a bench file: a FEN (or EPD: what follows a `;` is dropped) of either game
 /// a line; blank lines and `#` comments are skipped. Every other line must be a position.
 pub fn read_positions(path: &str) -> Result<Vec<String>, String> {
-    let name = crate::report::excerpt(path);
+    let name = crate::text::excerpt(path);
     // Only a regular file of a sane size: a device or pipe named by mistake must not block.
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{name}': {e}"))?;
     if !meta.is_file() || meta.len() > MAX_POSITIONS_BYTES {
@@ -125,7 +125,7 @@ pub fn read_positions(path: &str) -> Result<Vec<String>, String> {
             return Err(format!(
                 "'{name}' line {}: '{}' is no chess or xiangqi position",
                 i + 1,
-                crate::report::excerpt(fen)
+                crate::text::excerpt(fen)
             ));
         }
         fens.push(fen.to_string());

@@ -5,7 +5,7 @@
 //! protocol: moves and positions cross this boundary as values, and text only through the
 //! game's own notation (`e2e4`, ICCS `h2e2`) and FEN.
 
-use crate::report::excerpt;
+use crate::text::excerpt;
 use std::fmt;
 
 /// A score in the game's internal units, from the side to move's point of view.

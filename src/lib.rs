@@ -24,5 +24,6 @@ pub mod report;
 pub mod search;
 pub mod session;
 pub mod speedtest;
+pub mod text;
 pub mod train;
 pub mod xiangqi;

@@ -7,8 +7,9 @@
 //! (`Hash` / `hashsize`).
 
 use crate::game::{Style, Variant};
-use crate::report::{View, excerpt};
+use crate::report::View;
 use crate::search::skill::{ELO_LADDER_CHESS, ELO_LADDER_XIANGQI, Skill};
+use crate::text::excerpt;
 use crate::xiangqi::rules::RuleSet;
 
 /// The default hash table size, in MB.

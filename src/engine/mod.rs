@@ -14,10 +14,11 @@ use crate::command::{BenchArgs, BenchPositions, Command, Dialect, Event, Gate, L
 use crate::game::{DRAW, Game, Inspect, MATE_BOUND, Move, Variant};
 use crate::nnue::{Networked, Networks};
 use crate::options::{self, Action, Effect, OptionError, Settings};
-use crate::report::{Report, Sink, excerpt};
+use crate::report::{Report, Sink};
 use crate::search::pool;
 use crate::search::signals::Signals;
 use crate::session::{Job, Outcome, Session};
+use crate::text::excerpt;
 use crate::{bench, speedtest};
 use board::{Board, display_text, eval_text, variant_of_fen, with_board};
 use crossbeam_channel::{Receiver, Sender, select};

@@ -133,7 +133,7 @@ const MAX_FILE_BYTES: u64 = 16 << 20;
 /// Reads a network file.
 pub fn load(path: &str) -> Result<Network, String> {
     // Errors quote at most an excerpt of the path: it comes from input.
-    let name = crate::report::excerpt(path);
+    let name = crate::text::excerpt(path);
     // Only a regular file of a network's size is read: a device or a pipe named by mistake
     // must not block the session or fill the memory.
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{name}': {e}"))?;

@@ -12,7 +12,8 @@ pub mod uci;
 
 use crate::command::{BenchArgs, BenchLimit, BenchPositions, Command, Dialect, Start};
 use crate::game::{Style, Variant};
-use crate::report::{Report, Sink, excerpt};
+use crate::report::{Report, Sink};
+use crate::text::excerpt;
 use output::Output;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
