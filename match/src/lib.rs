@@ -4,7 +4,13 @@
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod cli;
 pub mod engine;
 pub mod notation;
+pub mod pgn;
+pub mod play;
 pub mod referee;
+pub mod runner;
+pub mod signal;
 pub mod stats;
+pub mod tally;
