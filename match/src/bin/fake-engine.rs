@@ -1,7 +1,7 @@
 //! A fake engine for the runner's tests: it speaks UCI and UCCI, plays a legal move at once
 //! (chosen from the position, so that games vary), and misbehaves when asked.
 //!
-//! `chariot-fake-engine [--mode MODE] [--at N] [--once FILE] [--sleep MS] [--fsf]`
+//! `chariot-fake-engine [--mode MODE] [--at N] [--once FILE] [--sleep MS] [--fsf] [--seed N]`
 //!
 //! MODE is `good` (the default), `crash` (exits at the `go`), `hang` (stops answering
 //! anything, `stop` and `quit` included), `illegal` (plays a move that is not legal),
@@ -35,15 +35,17 @@ fn play_all<G: Game>(board: &mut G, moves: &[&str]) -> bool {
     true
 }
 
-/// A legal move chosen by the position's key, or `None` when there is none.
-fn pick<G: Game>(board: &G) -> Option<String> {
+/// A legal move chosen by the position's key mixed with `salt`, or `None` when there is none.
+fn pick<G: Game>(board: &G, salt: u64) -> Option<String> {
     let mut list = MoveList::new();
     board.legal_moves(&mut list);
     let moves = list.as_slice();
     if moves.is_empty() {
         return None;
     }
-    let i = (board.key() % moves.len() as u64) as usize;
+    // A multiplicative mix, so that salts 1 and 2 choose unrelated moves.
+    let mixed = (board.key() ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let i = ((mixed >> 32) % moves.len() as u64) as usize;
     Some(board.move_text(moves[i]))
 }
 
@@ -88,6 +90,10 @@ fn main() {
     let mut xiangqi = false;
     let mut board: Option<Board> = None;
     let mut gos = 0u32;
+    // Moves depend on the seed and on how many games the process has begun, so that
+    // repeated games differ.
+    let seed: u64 = value("--seed").and_then(|n| n.parse().ok()).unwrap_or(0);
+    let mut salt = seed;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -104,6 +110,10 @@ fn main() {
                 continue;
             }
             Some("isready") => "readyok".to_string(),
+            Some("ucinewgame") => {
+                salt = salt.wrapping_add(seed.wrapping_mul(31).wrapping_add(1));
+                continue;
+            }
             Some("position") => {
                 board = position(&words, xiangqi, notation);
                 continue;
@@ -116,8 +126,8 @@ fn main() {
                 }
                 let good = || {
                     let m = match &board {
-                        Some(Board::Chess(b)) => pick(b.as_ref()),
-                        Some(Board::Xiangqi(b)) => pick(b.as_ref()).map(|m| notation.to_engine(&m)),
+                        Some(Board::Chess(b)) => pick(b.as_ref(), salt),
+                        Some(Board::Xiangqi(b)) => pick(b.as_ref(), salt).map(|m| notation.to_engine(&m)),
                         None => None,
                     };
                     match m {
