@@ -190,6 +190,8 @@ pub struct Engine {
     process: Option<Process>,
     log: Option<Log>,
     abort: Arc<AtomicBool>,
+    /// Options set at every new game, after the spec's (SPSA's parameter values).
+    game_options: Vec<(String, String)>,
 }
 
 /// Splits a command line like a shell, with single and double quotes and backslashes.
@@ -274,7 +276,16 @@ impl Engine {
             }
             None => None,
         };
-        Ok(Engine { spec, variant, chess960, cpu, process: None, log, abort })
+        Ok(Engine {
+            spec,
+            variant,
+            chess960,
+            cpu,
+            process: None,
+            log,
+            abort,
+            game_options: Vec::new(),
+        })
     }
 
     /// The engine's name.
@@ -459,7 +470,7 @@ impl Engine {
                     self.send("setoption name UCI_Chess960 value true")?;
                 }
                 for (name, value) in &spec.options {
-                    self.send(&format!("setoption name {name} value {value}"))?;
+                    self.send_option(name, value)?;
                 }
             }
             Protocol::Ucci => {
@@ -467,11 +478,28 @@ impl Engine {
                     self.send("setoption usemillisec true")?;
                 }
                 for (name, value) in &spec.options {
-                    self.send(&format!("setoption {name} {value}"))?;
+                    self.send_option(name, value)?;
                 }
             }
         }
+        for (name, value) in self.game_options.clone() {
+            self.send_option(&name, &value)?;
+        }
         self.ready()
+    }
+
+    /// `setoption` in this engine's protocol.
+    fn send_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        match self.spec.proto {
+            Protocol::Uci => self.send(&format!("setoption name {name} value {value}")),
+            Protocol::Ucci => self.send(&format!("setoption {name} {value}")),
+        }
+    }
+
+    /// Options to set at the start of every game from now on, after the specification's
+    /// (SPSA sets the parameters of each game this way).
+    pub fn set_game_options(&mut self, options: Vec<(String, String)>) {
+        self.game_options = options;
     }
 
     /// `isready`, waiting for `readyok`.
@@ -500,6 +528,9 @@ impl Engine {
                     self.send("setoption newgame")?;
                 }
             }
+        }
+        for (name, value) in self.game_options.clone() {
+            self.send_option(&name, &value)?;
         }
         self.ready()
     }

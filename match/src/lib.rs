@@ -12,5 +12,6 @@ pub mod play;
 pub mod referee;
 pub mod runner;
 pub mod signal;
+pub mod spsa;
 pub mod stats;
 pub mod tally;

@@ -4,6 +4,7 @@ use chariot::game::Variant;
 use chariot_match::cli::{parse_engine, parse_tc};
 use chariot_match::play::{Adjudication, DEFAULT_FIXED_TIMEOUT_MS, GameConfig, TimeControl};
 use chariot_match::runner::{DEFAULT_REPORT_EVERY, MatchConfig, load_openings, run};
+use chariot_match::spsa;
 use chariot_match::stats::{Sprt, Verdict};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, ValueEnum};
 use std::path::PathBuf;
@@ -178,6 +179,16 @@ struct Args {
     /// The event name in records.
     #[arg(long, default_value = "chariot-match")]
     event: String,
+
+    /// Tune by SPSA instead of playing a match: parameter lines `NAME, int|float, value,
+    /// min, max, c_end, r_end` (as `chariot params --spsa` prints them), set as engine
+    /// options; the first engine plays both sides. --state keeps the values to resume.
+    #[arg(long, value_name = "FILE")]
+    spsa: Option<PathBuf>,
+
+    /// SPSA iterations (game pairs) the schedule is planned for and run to.
+    #[arg(long, default_value_t = 1000)]
+    spsa_iterations: u64,
 }
 
 /// The default openings file: ../shared/openings/<game>.epd from the current directory,
@@ -189,7 +200,9 @@ fn default_openings(variant: Variant) -> Option<PathBuf> {
 
 /// `engines` holds each `-e`'s tokens (clap's derive cannot group them by occurrence).
 fn config(args: &Args, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
-    if engines.len() != 2 {
+    // SPSA plays the first engine against itself; a second one may be given and is ignored.
+    let wanted = if args.spsa.is_some() { 1..=2 } else { 2..=2 };
+    if !wanted.contains(&engines.len()) {
         return Err(format!("give exactly two engines (got {})", engines.len()));
     }
     let mut specs = Vec::new();
@@ -229,6 +242,11 @@ fn config(args: &Args, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
     }
     if let Some(dir) = &args.log_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    if specs.len() == 1 {
+        let mut second = specs[0].clone();
+        second.name.push_str("-2");
+        specs.push(second);
     }
     let [a, b]: [_; 2] = specs.try_into().map_err(|_| "two engines".to_string())?;
     Ok(MatchConfig {
@@ -281,6 +299,9 @@ fn main() -> ExitCode {
     };
     let abort = Arc::new(AtomicBool::new(false));
     chariot_match::signal::install(Arc::clone(&abort));
+    if let Some(path) = &args.spsa {
+        return tune(&cfg, path, args.spsa_iterations, &abort);
+    }
     let summary = match run(&cfg, &abort) {
         Ok(s) => s,
         Err(e) => {
@@ -301,4 +322,53 @@ fn main() -> ExitCode {
         _ => {}
     }
     ExitCode::SUCCESS
+}
+
+/// `--spsa`: tunes the parameters in `path` with the match's settings.
+fn tune(
+    cfg: &MatchConfig,
+    path: &std::path::Path,
+    iterations: u64,
+    abort: &Arc<AtomicBool>,
+) -> ExitCode {
+    let params = match std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| spsa::parse_params(&t).map_err(|e| e.to_string()))
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("chariot-match: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let scfg = spsa::SpsaConfig {
+        variant: cfg.variant,
+        engine: Arc::clone(&cfg.engines[0]),
+        game: cfg.game.clone(),
+        openings: cfg.openings.clone(),
+        seed: cfg.seed,
+        iterations,
+        concurrency: cfg.concurrency,
+        affinity: cfg.affinity,
+        state: cfg.state.clone(),
+        report_every: cfg.report_every as u64,
+    };
+    match spsa::run(&scfg, params, abort) {
+        Ok(values) => {
+            println!("Values (NAME, value, start):");
+            for p in &values {
+                let v = if p.is_int {
+                    format!("{}", p.value.round() as i64)
+                } else {
+                    format!("{:.4}", p.value)
+                };
+                println!("{}, {v}, {}", p.name, p.start);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("chariot-match: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
