@@ -249,6 +249,19 @@ pub fn parse_score(words: &[&str]) -> Option<i32> {
     }
 }
 
+/// The reply in the words of a `bestmove` line: the move in the runner's notation, no move
+/// (`(none)`, `0000`, nothing), or UCCI's resignation.
+pub fn parse_bestmove(words: &[&str], proto: Protocol, notation: Notation) -> Reply {
+    let rest = words.get(2..).unwrap_or(&[]);
+    if proto == Protocol::Ucci && rest.contains(&"resign") {
+        return Reply::Resign;
+    }
+    match words.get(1).copied() {
+        None | Some("(none)" | "0000" | "none" | "null") => Reply::NoMove,
+        Some(m) => Reply::Move(notation.from_engine(m)),
+    }
+}
+
 /// The depth from the words of an `info` line.
 fn parse_depth(words: &[&str]) -> Option<u32> {
     let i = words.iter().position(|w| *w == "depth")?;
@@ -645,16 +658,7 @@ impl Engine {
                 }
                 Some("bestmove") => {
                     let elapsed = at.saturating_duration_since(sent);
-                    let reply =
-                        if words[2..].contains(&"resign") && self.spec.proto == Protocol::Ucci {
-                            Reply::Resign
-                        } else {
-                            match words.get(1) {
-                                None | Some(&"(none)") | Some(&"0000") | Some(&"none")
-                                | Some(&"null") => Reply::NoMove,
-                                Some(m) => Reply::Move(notation.from_engine(m)),
-                            }
-                        };
+                    let reply = parse_bestmove(&words, self.spec.proto, notation);
                     return Ok(Answer { reply, elapsed, score, depth });
                 }
                 Some("nobestmove") => {
@@ -735,6 +739,28 @@ mod tests {
         assert_eq!(split_command("'a b' \"c d\" e\\ f"), ["a b", "c d", "e f"]);
         assert_eq!(split_command("x ''"), ["x", ""]);
         assert!(split_command("   ").is_empty());
+    }
+
+    #[test]
+    fn bestmove_lines_are_read_without_trusting_them() {
+        let w = |s: &'static str| s.split_whitespace().collect::<Vec<_>>();
+        let (uci, ucci, iccs) = (Protocol::Uci, Protocol::Ucci, Notation::Iccs);
+        assert_eq!(parse_bestmove(&w("bestmove"), uci, iccs), Reply::NoMove);
+        assert_eq!(parse_bestmove(&w("bestmove (none)"), uci, iccs), Reply::NoMove);
+        assert_eq!(parse_bestmove(&w("bestmove 0000 ponder e7e5"), uci, iccs), Reply::NoMove);
+        assert_eq!(
+            parse_bestmove(&w("bestmove e2e4 ponder e7e5"), uci, iccs),
+            Reply::Move("e2e4".into())
+        );
+        assert_eq!(parse_bestmove(&w("bestmove h2e2 resign"), ucci, iccs), Reply::Resign);
+        assert_eq!(
+            parse_bestmove(&w("bestmove h2e2 resign"), uci, iccs),
+            Reply::Move("h2e2".into())
+        );
+        assert_eq!(
+            parse_bestmove(&w("bestmove h3e3"), uci, Notation::Fsf),
+            Reply::Move("h2e2".into())
+        );
     }
 
     #[test]

@@ -240,6 +240,16 @@ fn config(args: &Args, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
     if args.concurrency == 0 {
         return Err("--concurrency must be at least 1".into());
     }
+    // Pinning goes through taskset: without it every game would be lost at its start.
+    if args.affinity
+        && !std::process::Command::new("taskset")
+            .arg("--version")
+            .stdout(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    {
+        return Err("--affinity needs taskset (util-linux) on the PATH".into());
+    }
     if let Some(dir) = &args.log_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
