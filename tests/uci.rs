@@ -1702,3 +1702,21 @@ fn a_runaway_depth_one_still_obeys_stop_and_the_clock() {
         assert!(secs < 5.0, "{go}: answered after {secs:.1} s");
     }
 }
+
+/// A xiangqi GUI that drives Pikafish over UCI sends ICCS moves after `startpos` without
+/// `UCI_Variant`: the error says so and names both ways to play xiangqi over UCI. A move that
+/// is no xiangqi move either gets the plain error.
+#[test]
+fn xiangqi_moves_in_a_chess_session_get_a_hint() {
+    let (lines, _) = common::run_script(
+        &[],
+        "uci\nposition startpos moves h2e2 h9g7\ngo depth 2\nposition startpos moves a2a5\nquit\n",
+    );
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert!(errors[0].contains("these are legal xiangqi moves"), "{errors:?}");
+    assert!(errors[0].contains("setoption name UCI_Variant value xiangqi"), "{errors:?}");
+    assert!(errors[0].contains("chariot --variant xiangqi"), "{errors:?}");
+    assert_eq!(common::bestmove(&lines).as_deref(), Some("(none)"), "{lines:?}");
+    let last = errors.last().expect("the second position is refused");
+    assert!(last.contains("'a2a5'") && !last.contains("xiangqi"), "{errors:?}");
+}

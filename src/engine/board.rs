@@ -78,7 +78,22 @@ impl Board {
         };
         // The rules the settings choose hold from the first move on.
         board.apply(settings);
-        let last = with_board!(&mut board, b => play(&mut **b, moves))?;
+        let last = with_board!(&mut board, b => play(&mut **b, moves)).map_err(|e| {
+            // A xiangqi GUI that drives Pikafish over UCI sends `startpos` and ICCS moves
+            // without `UCI_Variant`: say what it meant and how to get it.
+            let xiangqi = variant == Variant::Chess
+                && *start == Start::Startpos
+                && play(&mut Xiangqi::startpos(), moves).is_ok();
+            if xiangqi {
+                format!(
+                    "{e}; these are legal xiangqi moves, but the session plays chess: for \
+                     xiangqi over UCI send 'setoption name UCI_Variant value xiangqi' first, or \
+                     start the engine as 'chariot --variant xiangqi'"
+                )
+            } else {
+                e
+            }
+        })?;
         Ok((board, last))
     }
 
