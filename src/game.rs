@@ -44,7 +44,37 @@ pub enum Variant {
     Xiangqi,
 }
 
+/// The size of a game's board and piece set: what tables keyed by piece and square (the
+/// networks' inputs) are sized by before a board of the game exists. Each game's [`Game`]
+/// constants are the same numbers (its tests hold them equal).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Squares of the board.
+    pub squares: usize,
+    /// Files of the board.
+    pub files: usize,
+    /// Coloured piece kinds, both sides together.
+    pub pieces: usize,
+    /// The royal piece's kind.
+    pub king_kind: usize,
+}
+
+impl Shape {
+    /// The shape of game `G`, from its constants.
+    pub const fn of<G: Game>() -> Shape {
+        Shape { squares: G::SQUARES, files: G::FILES, pieces: G::PIECES, king_kind: G::KING_KIND }
+    }
+}
+
 impl Variant {
+    /// The size of the game's board and piece set.
+    pub const fn shape(self) -> Shape {
+        match self {
+            Variant::Chess => Shape { squares: 64, files: 8, pieces: 12, king_kind: 5 },
+            Variant::Xiangqi => Shape { squares: 90, files: 9, pieces: 14, king_kind: 0 },
+        }
+    }
+
     /// 0 for chess, 1 for xiangqi: an index into per-game tables.
     #[inline]
     pub const fn index(self) -> usize {
@@ -226,7 +256,7 @@ impl<'a> IntoIterator for &'a MoveList {
 }
 
 /// Why a FEN was rejected; the message names the field at fault, quoting at most
-/// [`EXCERPT_CHARS`](crate::report::EXCERPT_CHARS) characters of it.
+/// [`EXCERPT_CHARS`](crate::text::EXCERPT_CHARS) characters of it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// The FEN has no piece-placement field at all.

@@ -46,3 +46,85 @@ fn the_library_has_no_mutable_static() {
     }
     assert!(found.is_empty(), "mutable statics:\n{}", found.join("\n"));
 }
+
+/// The top-level modules of the library that each module's code (tests aside) names.
+fn module_graph(
+    src: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let mut graph = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+    for path in sources(src) {
+        let rel = path.strip_prefix(src).expect("under src");
+        let top = rel.iter().next().and_then(|c| c.to_str()).unwrap_or("").trim_end_matches(".rs");
+        if ["main", "lib", "build"].contains(&top) || rel.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a source file reads");
+        // The code before the test module, which may name anything.
+        let mut code = String::new();
+        let mut lines = text.lines().peekable();
+        while let Some(line) = lines.next() {
+            let next = lines.peek().map_or("", |l| l.trim_start());
+            if line.trim() == "#[cfg(test)]" && next.starts_with("mod ") {
+                break;
+            }
+            code.push_str(line);
+            code.push('\n');
+        }
+        let deps = graph.entry(top.to_string()).or_default();
+        for (i, _) in code.match_indices("crate::") {
+            let name: String =
+                code[i + 7..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+            if !name.is_empty() && name != top {
+                deps.insert(name);
+            }
+        }
+    }
+    graph
+}
+
+/// The library's modules form layers: no module names one that names it back, directly or
+/// through others (the games below the evaluation and the search, the text helpers below all).
+#[test]
+fn no_import_circle_between_the_librarys_modules() {
+    let graph = module_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(graph.get("session").is_some_and(|d| d.contains("search")), "the graph is read");
+    // Depth-first search for a path that comes back to where it started.
+    fn visit(
+        node: &str,
+        graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut std::collections::BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            let mut circle = path[at..].to_vec();
+            circle.push(node.to_string());
+            return Some(circle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(circle) = visit(next, graph, path, done) {
+                return Some(circle);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = std::collections::BTreeSet::new();
+    for node in graph.keys() {
+        let circle = visit(node, &graph, &mut Vec::new(), &mut done);
+        assert!(circle.is_none(), "an import circle: {}", circle.unwrap_or_default().join(" -> "));
+    }
+}
+
+/// What the networks' files are checked against before any board exists, `Variant::shape`,
+/// is each game's own constants.
+#[test]
+fn each_games_shape_is_its_constants() {
+    use chariot::game::{Shape, Variant};
+    assert_eq!(Variant::Chess.shape(), Shape::of::<chariot::chess::Chess>());
+    assert_eq!(Variant::Xiangqi.shape(), Shape::of::<chariot::xiangqi::Xiangqi>());
+}

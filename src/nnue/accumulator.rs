@@ -236,11 +236,11 @@ impl Accumulators {
             }
             let h = self.net.hidden;
             let w = &self.net.ft_weights;
-            let layout = self.layout;
+            let layout = &self.layout;
             for i in from + 1..=self.top {
                 let Entry { changes, kings, .. } = self.entries[i];
                 // The same as the parent's: a side whose view changes is computed at its push.
-                let seen = self.net.view(&layout, side, usize::from(kings[view]));
+                let seen = self.net.view(layout, side, usize::from(kings[view]));
                 let (before, after) = self.sums.split_at_mut(i * 2 * h);
                 let src = &before[(2 * (i - 1) + view) * h..][..h];
                 let dst = &mut after[view * h..(view + 1) * h];

@@ -177,26 +177,36 @@ pub struct Layout {
     pub files: usize,
     /// The royal piece's kind.
     pub king_kind: usize,
+    /// Each square as the second side sees it.
+    flipped: [u8; MAX_SQUARES],
 }
 
+/// The most squares of any game's board (xiangqi's 90): the room of [`Layout`]'s flip table.
+const MAX_SQUARES: usize = 90;
+
 impl Layout {
-    /// The layout of game `G`.
+    /// The layout of game `G`: its board's size and pieces, and its own way of turning the
+    /// board over ([`Game::flip_square`]), kept as a table so that the layout needs no game.
     pub fn of<G: Game>() -> Layout {
+        const { assert!(G::SQUARES <= MAX_SQUARES) };
+        let mut flipped = [0u8; MAX_SQUARES];
+        for (sq, f) in flipped.iter_mut().enumerate().take(G::SQUARES) {
+            *f = G::flip_square(sq) as u8;
+        }
         Layout {
             variant: G::VARIANT,
             squares: G::SQUARES,
             kinds: G::PIECES / 2,
             files: G::FILES,
             king_kind: G::KING_KIND,
+            flipped,
         }
     }
 
-    /// The layout of `variant`.
-    pub fn for_variant(variant: Variant) -> Layout {
-        match variant {
-            Variant::Chess => Layout::of::<crate::chess::Chess>(),
-            Variant::Xiangqi => Layout::of::<crate::xiangqi::Xiangqi>(),
-        }
+    /// The number of input features of `variant`'s game (before king buckets).
+    pub fn inputs_of(variant: Variant) -> usize {
+        let shape = variant.shape();
+        shape.pieces * shape.squares
     }
 
     /// The number of input features.
@@ -222,13 +232,10 @@ impl Layout {
     }
 
     /// `square` as the second side sees it, the board turned over: the game's own
-    /// [`Game::flip_square`], called directly so that it inlines.
+    /// [`Game::flip_square`], looked up.
     #[inline(always)]
     pub fn flip(&self, square: usize) -> usize {
-        match self.variant {
-            Variant::Chess => crate::chess::Chess::flip_square(square),
-            Variant::Xiangqi => crate::xiangqi::Xiangqi::flip_square(square),
-        }
+        usize::from(self.flipped[square])
     }
 
     /// `square` as `side` sees it: the board turned over for the second side.
@@ -391,8 +398,7 @@ impl Network {
         };
         let inputs = i32_at(b, 12) as u32 as usize;
         let hidden = i32_at(b, 16) as u32 as usize;
-        let layout = Layout::for_variant(variant);
-        if inputs != layout.inputs() * input_map.king_buckets() {
+        if inputs != Layout::inputs_of(variant) * input_map.king_buckets() {
             return Err(NetError::Field("inputs", inputs as i64));
         }
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
@@ -480,7 +486,7 @@ impl Network {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (lo + ((state >> 33) % (hi - lo + 1) as u64) as i32) as i16
         };
-        let inputs = Layout::for_variant(variant).inputs() * map.king_buckets();
+        let inputs = Layout::inputs_of(variant) * map.king_buckets();
         Network {
             variant,
             activation,

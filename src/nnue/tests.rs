@@ -201,7 +201,7 @@ fn every_code_path_computes_the_same_output() {
 /// wing, and the rest of the board; the second side's view is turned over, never mirrored.
 #[test]
 fn king_regions_follow_the_own_back_rank() {
-    let chess = Layout::for_variant(Variant::Chess);
+    let chess = Layout::of::<crate::chess::Chess>();
     let regions: Vec<usize> = (0..8).map(|file| chess.king_region(file)).collect();
     assert_eq!(regions, [0, 0, 0, 1, 1, 2, 2, 2]);
     assert!((8..64).all(|sq| chess.king_region(sq) == 3));
@@ -210,7 +210,7 @@ fn king_regions_follow_the_own_back_rank() {
     assert_eq!(map.view(&chess, Side::First, 6), map.view(&chess, Side::Second, 62));
     assert_eq!(map.view(&chess, Side::Second, 60), 2);
     assert_eq!(map.view(&chess, Side::First, 2), 0);
-    let xiangqi = Layout::for_variant(Variant::Xiangqi);
+    let xiangqi = Layout::of::<crate::xiangqi::Xiangqi>();
     let palace: Vec<usize> = (3..6).map(|file| xiangqi.king_region(file)).collect();
     assert_eq!(palace, [0, 1, 2]);
     assert_eq!(xiangqi.king_region(9 + 4), 3);

@@ -146,7 +146,7 @@ pub struct Features {
 impl Features {
     /// The tables of `variant` under the input map `map`.
     pub fn new(variant: Variant, map: InputMap) -> Features {
-        let layout = Layout::for_variant(variant);
+        let layout = super::layout(variant);
         let pieces = 2 * layout.kinds;
         // Piece nibbles reach 15; unused entries are never read, as loading checked the pieces.
         let size = 16 * layout.squares;

@@ -78,7 +78,7 @@ mod tests;
 
 use crate::game::Variant;
 use crate::nnue::data::{RECORD_BYTES, RecordError};
-use crate::nnue::network::{InputMap, MAX_BUCKETS, Network};
+use crate::nnue::network::{InputMap, Layout, MAX_BUCKETS, Network};
 use loader::{Features, Sample};
 use net::{Adam, Checkpoint, Net, Rng, Scratch};
 use std::path::{Path, PathBuf};
@@ -680,4 +680,12 @@ fn check(
         samples.len(),
         diff / samples.len().max(1) as f64
     );
+}
+
+/// The input layout of `variant`'s game: the trainer reads records of either game.
+pub fn layout(variant: Variant) -> Layout {
+    match variant {
+        Variant::Chess => Layout::of::<crate::chess::Chess>(),
+        Variant::Xiangqi => Layout::of::<crate::xiangqi::Xiangqi>(),
+    }
 }

@@ -320,7 +320,7 @@ impl Net {
         (hidden, buckets): (usize, usize),
         rng: &mut Rng,
     ) -> Net {
-        let base = Layout::for_variant(variant).inputs();
+        let base = Layout::inputs_of(variant);
         let inputs = base * map.king_buckets();
         let mut params = vec![0.0f32; Net::size(inputs, hidden, buckets)];
         // A position selects one row per piece whatever the map: the fan-in is the layout's.
@@ -617,7 +617,7 @@ impl Checkpoint {
         let Some(input_map) = InputMap::from_byte(b[10]) else {
             return Err(bad("unknown input map"));
         };
-        let base = Layout::for_variant(variant).inputs();
+        let base = Layout::inputs_of(variant);
         let sizes_ok =
             inputs == base * input_map.king_buckets() && hidden != 0 && hidden % LANES == 0;
         let Some(buckets) = buckets_from_byte(b[9]).filter(|_| sizes_ok) else {

@@ -234,7 +234,7 @@ fn loading_keeps_one_game_and_the_features_follow_the_layout() {
     let capped = loader::load(&[path], Variant::Chess, Some(20)).expect("loads");
     assert_eq!(capped.samples.len(), 20);
 
-    let layout = Layout::for_variant(Variant::Chess);
+    let layout = Layout::of::<crate::chess::Chess>();
     let features = Features::new(Variant::Chess, InputMap::Plain);
     for (r, x) in chess.iter().zip(&loaded.samples) {
         let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
