@@ -435,6 +435,11 @@ impl Engine {
                 }
             }
             Command::Probe { start, moves } => self.probe(start, moves),
+            // Runs here, to its end: OpenBench sends `quit` only after the last start.
+            Command::Genfens(request) => match crate::datagen::genfens(&request, self.variant()) {
+                Ok(fens) => fens.for_each(|fen| self.send(Report::Genfen(fen))),
+                Err(e) => self.send(Report::Error(format!("genfens: {e}"))),
+            },
             Command::Quit => {
                 self.quit();
                 return false;
