@@ -448,6 +448,29 @@ mod tests {
     }
 
     #[test]
+    fn genfens_as_openbench_sends_it() {
+        let request = |book: Option<&str>, seed: u64, dfrc: bool| {
+            Ok(Some(Command::Genfens(Genfens {
+                count: 16,
+                seed,
+                book: book.map(str::to_string),
+                dfrc,
+            })))
+        };
+        assert_eq!(parse("genfens 16 seed 7 book None"), request(None, 7, false));
+        assert_eq!(
+            parse("genfens 16 seed 7 book Books/UHO.epd dfrc"),
+            request(Some("Books/UHO.epd"), 7, true)
+        );
+        // The keywords in any order; a negative seed is its 64 bits; `none` in any case.
+        assert_eq!(parse("genfens 16 book none seed -1"), request(None, u64::MAX, false));
+        assert!(matches!(parse("genfens"), Err(ParseError::Missing(_))));
+        assert!(matches!(parse("genfens 16 seed"), Err(ParseError::Missing(_))));
+        assert!(matches!(parse("genfens -3 seed 1"), Err(ParseError::Number { .. })));
+        assert!(matches!(parse("genfens 16 seed 1 extra"), Err(ParseError::Malformed(_))));
+    }
+
+    #[test]
     fn mate_scores_in_moves() {
         assert_eq!(score(Eval::Win(1)), "mate 1");
         assert_eq!(score(Eval::Win(3)), "mate 2");
