@@ -364,7 +364,8 @@ fn draw_start<G: Game>(
     index: u64,
 ) -> G {
     let mut list = MoveList::new();
-    // The coin is drawn whatever the share, so that a game's stream does not depend on it.
+    // The coin is drawn whatever the share, so that a game that does not start from DFRC
+    // plays the same with any share.
     let coin = rng.unit();
     let dfrc = variant == Variant::Chess && coin < starts.dfrc_share;
     for _ in 0..START_TRIES {
