@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes a network of generation GEN (2 or later) again from nothing, as README's Networks section
-# records it: self-play data of the engine at commit COMMIT with its own embedded network (that of
+# Makes a network of generation GEN (2 or later) again from nothing, as nets/recipes.toml
+# records it (docs/networks.md): self-play data of the engine at commit COMMIT with its own embedded network (that of
 # generation GEN - 1), then a training run on that data (and on EARLIER data, if given).
 #
 #   scripts/nnue-gen.sh GEN GAME COUNTS HIDDEN COMMIT [EARLIER]
@@ -9,7 +9,7 @@
 # in turn (each the same with any number of threads, and datagen already plays on every core;
 # several seeds let the work be split across sessions), e.g. `330000,210000`. The commit is
 # built in a worktree under $CHARIOT_NNUE/build, the trainer is this tree's. Output under
-# $CHARIOT_NNUE (default ~/nnue): data/GAME-gGEN-COMMIT-sN.data and nets/GAME-gGEN-hHIDDEN.nnue
+# $CHARIOT_NNUE, which must be set (a folder outside the work tree): data/GAME-gGEN-COMMIT-sN.data and nets/GAME-gGEN-hHIDDEN.nnue
 # (-bB before .nnue for B output buckets); copy the network to nets/GAME.nnue to embed it.
 # EARLIER, if given, is a comma-separated list of data files already under $CHARIOT_NNUE/data
 # (names without `.data`, e.g. `chess-g3-31ef624-s2,chess-g3-31ef624-s3`, as earlier runs of
@@ -23,7 +23,7 @@
 # --init`) instead of random weights; `played` names the network that played the games (the
 # commit's nets/GAME.nnue, generation GEN - 1), so that a generation builds on the last.
 # CHARIOT_TRAIN_LR (default 0.001) and CHARIOT_TRAIN_EPOCHS (default 20) set the rate and the
-# passes; a fine-tune of the last generation wants far less of both (README, Networks).
+# passes; a fine-tune of the last generation wants far less of both (docs/networks.md).
 # CHARIOT_TRAIN_BATCH (default 16384) sets the positions per optimiser step.
 # CHARIOT_TRAIN_LAMBDA (default 1) sets the target's share of the search score, the rest being
 # the game's result (`chariot train --lambda`).
@@ -37,8 +37,7 @@ positions=${3:?records of data}
 hidden=${4:?hidden neurons}
 commit=${5:?the commit whose engine plays the games}
 earlier=${6:-}
-here=$(cd "$(dirname "$0")/.." && pwd)
-root=${CHARIOT_NNUE:-$HOME/nnue}
+source "$(dirname "$0")/nnue-common.sh"
 mkdir -p "$root/data" "$root/nets" "$root/build"
 (cd "$here" && cargo build --release --quiet)
 
@@ -67,7 +66,7 @@ if [ "$positions" != - ]; then
     rm -f "$data"
     "$tree/target/release/chariot" datagen --variant "$game" --out "$data" --positions "$n" \
       --seed "$seed" --nodes 5000
-    truncate -s $((n * 40)) "$data"
+    truncate -s $((n * RECORD_BYTES)) "$data"
     if [ "$seed" = "$first" ] && [ "${CHARIOT_VALIDATE:-0}" = 1 ]; then
       data_args+=(--valid-data "$data")
     else

@@ -5,6 +5,10 @@
 #   pyffish (Fairy-Stockfish's rules, to cross-check xiangqi verdicts)
 # Tests that need one skip themselves when it is missing. Idempotent.
 set -euo pipefail
+if ! command -v python3 >/dev/null; then
+  echo "setup-test-deps.sh: python3 is not installed; the tests that need it skip themselves" >&2
+  exit 1
+fi
 if python3 -c 'import chess, cchess, pyffish' 2>/dev/null; then
   exit 0
 fi

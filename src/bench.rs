@@ -7,13 +7,9 @@
 use crate::chess::Chess;
 use crate::command::Limits;
 use crate::game::{Game, Inspect};
-use crate::report::{Discard, View};
-use crate::search::pool::{self, Pool, Search};
-use crate::search::signals::Signals;
-use crate::search::time::Budget;
-use crate::search::tt::Table;
+use crate::nnue::Networked;
+use crate::session::{Job, Session};
 use crate::xiangqi::Xiangqi;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// From this depth on, `chariot perft` works root move by root move and reports progress.
@@ -21,6 +17,8 @@ const PROGRESS_DEPTH: u32 = 6;
 
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 9;
+/// The bench's hash table, MB.
+pub const HASH_MB: usize = 16;
 
 const CHESS_POSITIONS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -39,57 +37,103 @@ const XIANGQI_POSITIONS: &[&str] = &[
     "4k4/9/5an2/6P2/2p1p4/4N4/4P1P2/9/9/R3K4 w - - 0 1",
 ];
 
-fn bench_game<G: Inspect>(fens: &[&str], depth: u32, pool: &Pool) -> u64 {
+/// What the bench searches each position for.
+pub use crate::command::BenchLimit as Limit;
+
+/// The limits of a `go` that searches as `limit` says.
+fn limits(limit: Limit) -> Limits {
+    match limit {
+        Limit::Depth(d) => Limits { depth: Some(d), ..Default::default() },
+        Limit::Nodes(n) => Limits { nodes: Some(n), ..Default::default() },
+        Limit::Movetime(t) => Limits { movetime: Some(t), ..Default::default() },
+    }
+}
+
+/// Searches each of `fens` that is a position of `G` in `session`; the nodes.
+fn bench_game<G: Inspect + Networked>(fens: &[&str], limit: Limit, session: &mut Session) -> u64 {
     let mut total = 0;
     for fen in fens {
-        let board = match G::from_fen(fen) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("bench position '{fen}': {e}");
-                continue;
-            }
-        };
-        let (root, _) = pool::root_moves(&board, &[], &[]);
-        if root.is_empty() {
+        let Ok(board) = G::from_fen(fen) else { continue };
+        // Every position starts from nothing, so that the count does not depend on the order.
+        session.clear();
+        let limits = limits(limit);
+        let budget = session.plan(G::VARIANT, &limits, board.side_to_move().index(), 0, false);
+        let job = Job { budget, ..Job::quiet(board, limits) };
+        if job.root.is_empty() {
             continue;
         }
-        // Every position starts from nothing, so that the count does not depend on the order.
-        pool.clear();
-        let limits = Limits { depth: Some(depth), ..Default::default() };
-        let search = Search {
-            board,
-            root,
-            view: View::default(),
-            tt: Arc::new(Table::new(16)),
-            signals: Arc::new(Signals::new(&limits, Budget::default(), pool.len())),
-            sink: Arc::new(Discard),
-            skill: Default::default(),
-        };
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        pool.start(search, move |answer| {
-            let _ = tx.send(answer.nodes);
-        });
-        total += rx.recv().unwrap_or(0);
+        total += session.run(job).nodes();
     }
     total
 }
 
-/// Runs the bench and prints `<nodes> nodes <nps> nps`; the search's reports are dropped so
-/// that the signature is the only thing on stdout.
-pub fn run(depth: u32, threads: usize) -> u64 {
-    let pool = match Pool::new(threads) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("chariot bench: cannot start the search threads: {e}");
-            return 0;
+/// A bench's result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Bench {
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds taken.
+    pub ms: u64,
+}
+
+impl std::fmt::Display for Bench {
+    /// `<nodes> nodes <nps> nps`: the line OpenBench reads.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} nodes {} nps", self.nodes, self.nodes * 1000 / self.ms.max(1))
+    }
+}
+
+/// Runs the bench in `session`: every position of `fens` (chess or xiangqi by its shape; the
+/// built-in positions when `None`) with `limit`. Reports are dropped, so that the signature is
+/// all a caller prints.
+pub fn run(session: &mut Session, limit: Limit, fens: Option<&[String]>) -> Bench {
+    let start = Instant::now();
+    let nodes = match fens {
+        None => {
+            bench_game::<Chess>(CHESS_POSITIONS, limit, session)
+                + bench_game::<Xiangqi>(XIANGQI_POSITIONS, limit, session)
+        }
+        Some(fens) => {
+            let fens: Vec<&str> = fens.iter().map(String::as_str).collect();
+            bench_game::<Chess>(&fens, limit, session)
+                + bench_game::<Xiangqi>(&fens, limit, session)
         }
     };
-    let start = Instant::now();
-    let nodes = bench_game::<Chess>(CHESS_POSITIONS, depth, &pool)
-        + bench_game::<Xiangqi>(XIANGQI_POSITIONS, depth, &pool);
-    let ms = start.elapsed().as_millis().max(1) as u64;
-    println!("{nodes} nodes {} nps", nodes * 1000 / ms);
-    nodes
+    Bench { nodes, ms: start.elapsed().as_millis().max(1) as u64 }
+}
+
+/// The largest file of bench positions read.
+const MAX_POSITIONS_BYTES: u64 = 1 << 20;
+
+/// The positions of a bench file: a FEN (or EPD: what follows a `;` is dropped) of either game
+/// a line; blank lines and `#` comments are skipped. Every other line must be a position.
+pub fn read_positions(path: &str) -> Result<Vec<String>, String> {
+    let name = crate::text::excerpt(path);
+    // Only a regular file of a sane size: a device or pipe named by mistake must not block.
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{name}': {e}"))?;
+    if !meta.is_file() || meta.len() > MAX_POSITIONS_BYTES {
+        return Err(format!("'{name}' is not a file of positions (at most 1 MB)"));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{name}': {e}"))?;
+    let mut fens = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let fen = line.split(';').next().unwrap_or("").trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        if Chess::from_fen(fen).is_err() && Xiangqi::from_fen(fen).is_err() {
+            return Err(format!(
+                "'{name}' line {}: '{}' is no chess or xiangqi position",
+                i + 1,
+                crate::text::excerpt(fen)
+            ));
+        }
+        fens.push(fen.to_string());
+    }
+    if fens.is_empty() {
+        return Err(format!("'{name}' holds no position"));
+    }
+    Ok(fens)
 }
 
 /// Runs perft from the command line: divide lines (optional), then nodes, time and speed.

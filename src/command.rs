@@ -106,6 +106,41 @@ pub struct Genfens {
     pub dfrc: bool,
 }
 
+/// What a bench searches each position for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BenchLimit {
+    /// Plies.
+    Depth(u32),
+    /// Nodes per position.
+    Nodes(u64),
+    /// Milliseconds per position.
+    Movetime(u64),
+}
+
+/// Where a bench's positions come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BenchPositions {
+    /// The built-in positions of both games: the signature.
+    Builtin,
+    /// The session's position.
+    Current,
+    /// One FEN (of either game) a line of this file.
+    File(String),
+}
+
+/// The arguments of `bench`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchArgs {
+    /// Hash table, MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// The limit per position.
+    pub limit: BenchLimit,
+    /// The positions.
+    pub positions: BenchPositions,
+}
+
 /// A protocol-neutral command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -160,6 +195,18 @@ pub enum Command {
     ExportNet(Option<String>),
     /// `compiler`: how the binary was built and which vector code the CPU runs.
     Compiler,
+    /// `bench [hash] [threads] [limit] [fenfile] [limittype]`, Stockfish's arguments: the
+    /// search's signature, or a bench of other positions and limits.
+    Bench(BenchArgs),
+    /// `speedtest [threads] [hash] [seconds]`, Stockfish's arguments.
+    Speedtest {
+        /// Search threads (default: every core).
+        threads: Option<usize>,
+        /// Hash table, MB (default: the speedtest's).
+        hash_mb: Option<usize>,
+        /// Total time, seconds (default: the speedtest's).
+        seconds: Option<u64>,
+    },
     /// Show what the hash table knows of a position, which does not become the session's
     /// (UCCI `probe`, as ElephantEye answers it).
     Probe {

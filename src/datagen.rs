@@ -27,12 +27,10 @@
 
 use crate::chess::Chess;
 use crate::command::{Genfens, Limits};
-use crate::game::{Game, MATE_BOUND, MAX_PLY, Move, MoveList, Side, Variant};
+use crate::game::{Game, Inspect, MATE_BOUND, Move, MoveList, Side, Variant};
 use crate::nnue::data::{Outcome, RECORD_BYTES, Record};
-use crate::search::signals::Signals;
-use crate::search::time::Budget;
-use crate::search::tt::Table;
-use crate::search::{ThreadData, Worker};
+use crate::nnue::{Networked, Networks};
+use crate::session::{self, Job, Session};
 use crate::xiangqi::Xiangqi;
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
@@ -166,6 +164,9 @@ pub struct Settings {
     pub seed: u64,
     /// Print the progress line.
     pub progress: bool,
+    /// The networks the games are played with (the classic evaluation for the first
+    /// generation of data).
+    pub nets: Networks,
 }
 
 /// What was generated.
@@ -290,28 +291,27 @@ pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<String>, String
     Ok(out)
 }
 
-/// The searching side of a game thread: a table and history that live across its games.
+/// The searching side of a game thread: a session of one search thread, whose table and
+/// history live across its games.
 struct Player {
-    tt: Table,
-    data: ThreadData,
+    session: Session,
     nodes: u64,
 }
 
 impl Player {
     /// Searches `board`, whose legal moves are `moves`, with the node budget: the score from
     /// the side to move's view and the best move, or `None` when there is no legal move.
-    fn search<G: Game>(&mut self, board: &G, moves: &[Move]) -> Option<(i32, Move)> {
+    fn search<G: Inspect + Networked>(&mut self, board: &G, moves: &[Move]) -> Option<(i32, Move)> {
         if moves.is_empty() {
             return None;
         }
-        self.tt.new_search();
         let limits = Limits { nodes: Some(self.nodes * HARD_NODE_FACTOR), ..Default::default() };
-        let mut signals = Signals::new(&limits, Budget::default(), 1);
-        signals.set_soft_nodes(self.nodes);
-        let mut worker =
-            Worker::new(board.clone(), moves.to_vec(), &self.tt, &signals, 0, &mut self.data);
-        let line = worker.iterate(MAX_PLY as i32 - 1, |_, _, _, _| {});
-        line.pv.first().map(|&m| (line.score, m))
+        let job =
+            Job { soft_nodes: Some(self.nodes), ..Job::new(board.clone(), moves.to_vec(), limits) };
+        match self.session.run(job) {
+            session::Outcome::Move { found: Some(f), .. } => f.mv.map(|m| (f.score, m)),
+            _ => None,
+        }
     }
 }
 
@@ -336,19 +336,22 @@ impl Player {
     /// move's node budget plays no part; a hard cap stops a runaway) and returns the score from
     /// the side to move's view, or `None` when there is no legal move. Built as
     /// [`Player::search`] is: the two start their searches alike.
-    fn verify<G: Game>(&mut self, board: &G, moves: &[Move], depth: Plies) -> Option<i32> {
+    fn verify<G: Inspect + Networked>(
+        &mut self,
+        board: &G,
+        moves: &[Move],
+        depth: Plies,
+    ) -> Option<i32> {
         if moves.is_empty() {
             return None;
         }
-        self.tt.new_search();
         let depth = depth.0.clamp(1, Limits::MAX_DEPTH);
         let cap = self.nodes.saturating_mul(VERIFY_NODE_FACTOR);
         let limits = Limits { depth: Some(depth), nodes: Some(cap), ..Default::default() };
-        let signals = Signals::new(&limits, Budget::default(), 1);
-        let mut worker =
-            Worker::new(board.clone(), moves.to_vec(), &self.tt, &signals, 0, &mut self.data);
-        let line = worker.iterate(depth as i32, |_, _, _, _| {});
-        Some(line.score)
+        match self.session.run(Job::new(board.clone(), moves.to_vec(), limits)) {
+            session::Outcome::Move { found: Some(f), .. } => Some(f.score),
+            _ => None,
+        }
     }
 }
 
@@ -356,7 +359,7 @@ impl Player {
 /// of the games, a random double-Fischer-random start; else a line of the opening file, or the
 /// start position), random plies, and a verification search that finds it still open. After
 /// [`START_TRIES`] rejected draws the game starts from the start position.
-fn draw_start<G: Game>(
+fn draw_start<G: Inspect + Networked>(
     starts: &Starts,
     variant: Variant,
     player: &mut Player,
@@ -405,10 +408,13 @@ fn draw_start<G: Game>(
 }
 
 /// Plays game number `index`: its records, result set.
-fn play_game<G: Game>(settings: &Settings, player: &mut Player, index: u64) -> Vec<Record> {
+fn play_game<G: Inspect + Networked>(
+    settings: &Settings,
+    player: &mut Player,
+    index: u64,
+) -> Vec<Record> {
     let mut rng = Rng::new(settings.seed, index);
-    player.tt.clear();
-    player.data.clear();
+    player.session.clear();
     let unit = G::UNITS_PER_CP;
     let mut list = MoveList::new();
     let mut board: G = draw_start(&settings.starts, settings.variant, player, &mut rng, index);
@@ -489,7 +495,7 @@ pub fn run(settings: &Settings) -> Result<Summary, String> {
     }
 }
 
-fn run_game<G: Game>(settings: &Settings) -> Result<Summary, String> {
+fn run_game<G: Inspect + Networked>(settings: &Settings) -> Result<Summary, String> {
     if settings.games.is_none() && settings.positions.is_none() {
         return Err("give --games or --positions".to_string());
     }
@@ -517,11 +523,15 @@ fn run_game<G: Game>(settings: &Settings) -> Result<Summary, String> {
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut player = Player {
-                    tt: Table::new(HASH_MB),
-                    data: ThreadData::default(),
-                    nodes: settings.nodes,
+                let session = match Session::new(HASH_MB, 1, settings.nets.clone()) {
+                    Ok(session) => session,
+                    Err(e) => {
+                        *failure.lock() = Some(format!("cannot start a search thread: {e}"));
+                        stop.store(true, Relaxed);
+                        return;
+                    }
                 };
+                let mut player = Player { session, nodes: settings.nodes };
                 loop {
                     if stop.load(Relaxed) {
                         break;
@@ -604,7 +614,8 @@ pub fn check_share(share: f64) -> Result<(), String> {
     }
 }
 
-/// `genfens` (OpenBench's datagen protocol): `request.count` chess starts as FENs, made as
+/// `genfens` (OpenBench's datagen protocol): `request.count` chess starts as FENs, searched
+/// as the session `like` plays, made as
 /// datagen makes its games' starts (random plies, verified by a depth-limited search) with its
 /// default settings, from the lines of the book file if one is given (else the start
 /// position), or all of them double-Fischer-random when `request.dfrc`. Start `i` comes from
@@ -617,6 +628,7 @@ pub fn check_share(share: f64) -> Result<(), String> {
 pub fn genfens(
     request: &Genfens,
     variant: Variant,
+    like: &Session,
 ) -> Result<impl Iterator<Item = String> + use<>, String> {
     if variant != Variant::Chess {
         return Err(format!("makes chess starts, and the session plays {}", variant.name()));
@@ -626,17 +638,18 @@ pub fn genfens(
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
             .and_then(|text| read_openings(&text, Variant::Chess))
-            .map_err(|e| format!("book '{}': {e}", crate::report::excerpt(path)))?,
+            .map_err(|e| format!("book '{}': {e}", crate::text::excerpt(path)))?,
     };
     let starts =
         Starts { openings, dfrc_share: if request.dfrc { 1.0 } else { 0.0 }, ..Starts::default() };
-    let mut player =
-        Player { tt: Table::new(HASH_MB), data: ThreadData::default(), nodes: DEFAULT_NODES };
+    // A search thread of its own that plays as `like` does (its networks and parameters).
+    let session =
+        like.fresh(HASH_MB, 1).map_err(|e| format!("cannot start a search thread: {e}"))?;
+    let mut player = Player { session, nodes: DEFAULT_NODES };
     let seed = request.seed;
     Ok((0..request.count).map(move |index| {
         // Each start from a clean table, as each datagen game: start `i` depends on `i` alone.
-        player.tt.clear();
-        player.data.clear();
+        player.session.clear();
         let mut rng = Rng::new(seed, index);
         let board: Chess = draw_start(&starts, Variant::Chess, &mut player, &mut rng, index);
         board.fen()
@@ -681,6 +694,7 @@ mod tests {
             starts: Starts { random_plies: 6, dfrc_share: 0.5, ..Starts::default() },
             seed: 7,
             progress: false,
+            nets: Networks::embedded(),
         }
     }
 
@@ -738,7 +752,8 @@ mod tests {
 
     /// A player for the start tests: a small table, a shallow verification.
     fn player() -> Player {
-        Player { tt: Table::new(1), data: ThreadData::default(), nodes: 400 }
+        let session = Session::new(1, 1, Networks::embedded()).expect("a search thread");
+        Player { session, nodes: 400 }
     }
 
     /// True when `rank` (uppercase letters, a-file first) is a Chess960 back rank: two rooks
@@ -885,7 +900,9 @@ mod tests {
     #[test]
     fn genfens_is_deterministic_and_checks_its_request() {
         let request = Genfens { count: 3, seed: 42, book: None, dfrc: false };
-        let make = |r: &Genfens| genfens(r, Variant::Chess).expect("made").collect::<Vec<_>>();
+        let like = Session::new(1, 1, Networks::embedded()).expect("a search thread");
+        let make =
+            |r: &Genfens| genfens(r, Variant::Chess, &like).expect("made").collect::<Vec<_>>();
         let first = make(&request);
         assert_eq!(first.len(), 3);
         assert!(first.iter().all(|fen| Chess::from_fen(fen).is_ok()), "{first:?}");
@@ -898,9 +915,9 @@ mod tests {
             "{dfrc:?}"
         );
         assert!(dfrc.iter().all(|fen| Chess::from_fen(fen).is_ok() && !first.contains(fen)));
-        assert!(genfens(&request, Variant::Xiangqi).is_err());
+        assert!(genfens(&request, Variant::Xiangqi, &like).is_err());
         let missing = Genfens { book: Some("/nonexistent/book.epd".into()), ..request };
-        assert!(genfens(&missing, Variant::Chess).is_err());
+        assert!(genfens(&missing, Variant::Chess, &like).is_err());
     }
 
     #[test]

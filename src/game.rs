@@ -5,7 +5,7 @@
 //! protocol: moves and positions cross this boundary as values, and text only through the
 //! game's own notation (`e2e4`, ICCS `h2e2`) and FEN.
 
-use crate::report::excerpt;
+use crate::text::excerpt;
 use std::fmt;
 
 /// A score in the game's internal units, from the side to move's point of view.
@@ -45,6 +45,12 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// 0 for chess, 1 for xiangqi: an index into per-game tables.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// The name protocols use for the variant (`UCI_Variant`).
     pub fn name(self) -> &'static str {
         match self {
@@ -331,9 +337,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The evaluation state the search keeps beside the board (see [`Evaluator`]).
     type Eval: Evaluator<Self>;
 
-    /// Static evaluation from the side to move's view, in internal units, computed from the
-    /// board alone. Tools and tests use it; the search asks its [`Game::Eval`] state, which
-    /// must give the same number.
+    /// The classic static evaluation from the side to move's view, in internal units,
+    /// computed from the board alone. Tools and tests use it; the search asks its
+    /// [`Game::Eval`] state, which must give the same number when it reads no network.
     fn evaluate(&self) -> Score;
     /// A verdict of the game's rules on the current position other than "no legal move":
     /// repetition, the move limit, insufficient material. `ply` is the distance from the search
@@ -438,11 +444,15 @@ impl Changes {
 /// [`Evaluator::pop`]. Perft, move parsing and the rules judge play moves on the board alone,
 /// so they never pay for the evaluation.
 pub trait Evaluator<G: ?Sized>: Send + 'static {
-    /// A state describing `board`.
-    fn new(board: &G) -> Self
+    /// What the evaluation reads besides the board, shared by every search thread: a network,
+    /// or nothing. The session that owns it hands it to each search.
+    type Net: Clone + Send + Sync + 'static;
+    /// A state describing `board`, evaluating with `net`.
+    fn new(board: &G, net: &Self::Net) -> Self
     where
         Self: Sized;
-    /// Describes `board` afresh (a new search root), forgetting every push.
+    /// Describes `board` afresh (a new search root), forgetting every push; the state keeps
+    /// what it evaluates with.
     fn reset(&mut self, board: &G);
     /// Records that `m` is about to be played on `board` (called before [`Game::make`]).
     fn push(&mut self, board: &G, m: Move);

@@ -22,6 +22,8 @@ pub mod options;
 pub mod protocol;
 pub mod report;
 pub mod search;
+pub mod session;
 pub mod speedtest;
+pub mod text;
 pub mod train;
 pub mod xiangqi;

@@ -1,9 +1,13 @@
 //! The `chariot` command: the protocol loop, or one of the command-line tools.
 
+use chariot::bench;
 use chariot::engine::Engine;
 use chariot::game::Variant;
+use chariot::nnue::Networks;
 use chariot::protocol::output::Output;
 use chariot::protocol::{Protocol, Writer, reader};
+use chariot::search::params::Params;
+use chariot::session::Session;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::BufReader;
 use std::sync::Arc;
@@ -131,6 +135,16 @@ enum Tool {
     },
     /// Train an NNUE network on `datagen` records and write it as a `.nnue` file.
     Train(chariot::train::Options),
+    /// Print a game's search parameters (value, unit, range), or OpenBench's SPSA input lines.
+    Params {
+        /// The game.
+        #[arg(long, value_enum, default_value = "chess")]
+        variant: VariantArg,
+        /// Print OpenBench's SPSA lines (`NAME, int, value, min, max, c_end, r_end`) of the
+        /// parameters a tuner may change.
+        #[arg(long)]
+        spsa: bool,
+    },
 }
 
 fn main() {
@@ -138,21 +152,42 @@ fn main() {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    // Every tool and the engine evaluate with the networks built in.
-    chariot::nnue::install_embedded();
+    // Every tool and the engine evaluate with the networks built in, unless told otherwise.
+    let nets = |classic: bool| if classic { Networks::classic() } else { Networks::embedded() };
     match cli.tool {
         Some(Tool::Bench { depth, threads, classic }) => {
-            if classic {
-                chariot::nnue::install(Variant::Chess, None);
-                chariot::nnue::install(Variant::Xiangqi, None);
+            match Session::new(bench::HASH_MB, threads, nets(classic)) {
+                Ok(mut session) => {
+                    println!("{}", bench::run(&mut session, bench::Limit::Depth(depth), None))
+                }
+                Err(e) => {
+                    eprintln!("chariot bench: cannot start the search threads: {e}");
+                    std::process::exit(1);
+                }
             }
-            chariot::bench::run(depth, threads);
         }
         Some(Tool::Speedtest { threads, hash, seconds }) => {
             let threads = threads.unwrap_or_else(cores);
-            if let Err(e) = chariot::speedtest::run(threads, hash, seconds) {
-                eprintln!("chariot speedtest: {e}");
-                std::process::exit(1);
+            let progress = &mut |line: &str| eprintln!("{line}");
+            let session = Session::new(1, 1, nets(false))
+                .map_err(|e| format!("cannot start the search threads: {e}"))
+                .and_then(|like| chariot::speedtest::session(&like, threads, hash));
+            match session {
+                Ok(mut session) => {
+                    println!("{}", chariot::speedtest::run(&mut session, seconds, progress).1)
+                }
+                Err(e) => {
+                    eprintln!("chariot speedtest: {e}");
+                    std::process::exit(1);
+                }
+            }
+        }
+        Some(Tool::Params { variant, spsa }) => {
+            let params = Params::of(Variant::from(variant));
+            if spsa {
+                print!("{}", chariot::search::params::spsa_lines(params));
+            } else {
+                print!("{}", chariot::search::params::table(params));
             }
         }
         Some(Tool::Datagen {
@@ -171,9 +206,6 @@ fn main() {
             classic,
         }) => {
             let variant = Variant::from(variant);
-            if classic {
-                chariot::nnue::install(variant, None);
-            }
             let openings = match openings {
                 None => Vec::new(),
                 Some(path) => match std::fs::read_to_string(&path)
@@ -203,6 +235,7 @@ fn main() {
                 },
                 seed,
                 progress: true,
+                nets: nets(classic),
             };
             if let Err(e) = chariot::datagen::run(&settings) {
                 eprintln!("chariot datagen: {e}");

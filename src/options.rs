@@ -7,8 +7,9 @@
 //! (`Hash` / `hashsize`).
 
 use crate::game::{Style, Variant};
-use crate::report::{View, excerpt};
+use crate::report::View;
 use crate::search::skill::{ELO_LADDER_CHESS, ELO_LADDER_XIANGQI, Skill};
+use crate::text::excerpt;
 use crate::xiangqi::rules::RuleSet;
 
 /// The default hash table size, in MB.
@@ -63,8 +64,6 @@ pub const ABOUT: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     ": a chess (UCI) and xiangqi (UCCI, UCI) engine in one binary, MIT licence"
 );
-/// Contempt, internal units: how much worse than zero a draw looks to the engine in play.
-const CONTEMPT: i32 = 15;
 /// Against an opponent rated this high or higher, a draw is a fair result: no contempt.
 const CONTEMPT_ELO: u32 = 2600;
 
@@ -612,12 +611,13 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The draw score offset to use: none in analysis or against a strong opponent.
-    pub fn contempt(&self) -> i32 {
+    /// The draw score offset to use, out of the game's `contempt` parameter: none in
+    /// analysis or against a strong opponent.
+    pub fn contempt(&self, contempt: i32) -> i32 {
         if self.analyse || self.opponent.elo.is_some_and(|e| e >= CONTEMPT_ELO) {
             0
         } else {
-            CONTEMPT
+            contempt
         }
     }
 }
@@ -854,15 +854,15 @@ mod tests {
         assert_eq!(names.len(), per_entry, "{n} names");
     }
 
-    /// The README's option tables are these tables, so that they cannot drift.
+    /// The option tables of docs/options.md are these tables, so that they cannot drift.
     #[test]
-    fn readme_tables_come_from_the_table() {
-        let readme = include_str!("../README.md");
+    fn documented_tables_come_from_the_table() {
+        let doc = include_str!("../docs/options.md");
         let tables = [readme_table(false), readme_table(true)];
         for table in &tables {
             assert!(
-                readme.contains(table.as_str()),
-                "README.md should hold:\n{}",
+                doc.contains(table.as_str()),
+                "docs/options.md should hold:\n{}",
                 tables.join("\n")
             );
         }
@@ -877,13 +877,14 @@ mod tests {
 
     #[test]
     fn opponent_and_contempt() {
+        const CONTEMPT: i32 = 15;
         let o = Opponent::parse("GM 2800 human Garry Kasparov");
         assert_eq!(o, Opponent { elo: Some(2800), computer: false });
         let mut s = Settings { opponent: o, ..Default::default() };
-        assert_eq!(s.contempt(), 0);
+        assert_eq!(s.contempt(CONTEMPT), 0);
         s.opponent = Opponent::parse("none none computer Stockfish");
-        assert_eq!(s.contempt(), CONTEMPT);
+        assert_eq!(s.contempt(CONTEMPT), CONTEMPT);
         s.analyse = true;
-        assert_eq!(s.contempt(), 0);
+        assert_eq!(s.contempt(CONTEMPT), 0);
     }
 }

@@ -8,13 +8,9 @@
 use crate::chess::Chess;
 use crate::command::Limits;
 use crate::game::Inspect;
-use crate::report::{Discard, View};
-use crate::search::pool::{self, Pool, Search};
-use crate::search::signals::Signals;
-use crate::search::time::Budget;
-use crate::search::tt::Table;
+use crate::nnue::Networked;
+use crate::session::{Job, Session};
 use crate::xiangqi::Xiangqi;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// The default total time, seconds.
@@ -112,100 +108,100 @@ fn weight(fen: &str) -> f64 {
     1.0 / HORIZON_START.saturating_sub(moves_played).max(HORIZON_END) as f64
 }
 
-/// Searches `fens` of game `G`, each for its share of `total_ms`, with `pool` and `tt`.
-fn speed_game<G: Inspect>(fens: &[&str], total_ms: f64, pool: &Pool, tt: &mut Arc<Table>) -> Speed {
+/// Searches `fens` of game `G` in `session`, each for its share of `total_ms`; `progress`
+/// hears a line per position.
+fn speed_game<G: Inspect + Networked>(
+    fens: &[&str],
+    total_ms: f64,
+    session: &mut Session,
+    progress: &mut dyn FnMut(&str),
+) -> Speed {
     let sum: f64 = fens.iter().map(|f| weight(f)).sum();
     let mut speed = Speed::default();
     for (i, fen) in fens.iter().enumerate() {
         let Ok(board) = G::from_fen(fen) else {
-            eprintln!("speedtest position '{fen}' is not valid");
+            progress(&format!("speedtest position '{fen}' is not valid"));
             continue;
         };
-        let (root, _) = pool::root_moves(&board, &[], &[]);
-        if root.is_empty() {
-            continue;
-        }
         let movetime = ((total_ms * weight(fen) / sum) as u64).max(1);
         // Each position is from another game: a new game for the table and the histories.
-        // The threads let go of the table before they answer, so it is this function's again.
-        if let Some(table) = Arc::get_mut(tt) {
-            table.clear();
-            table.new_search();
-        }
-        pool.clear();
+        session.clear();
         let limits = Limits { movetime: Some(movetime), ..Default::default() };
-        let budget = Budget::plan(&limits, 0, 0, false);
-        let signals = Arc::new(Signals::new(&limits, budget, pool.len()));
-        let search = Search {
-            board,
-            root,
-            view: View::default(),
-            tt: tt.clone(),
-            signals: signals.clone(),
-            sink: Arc::new(Discard),
-            skill: Default::default(),
-        };
-        let (tx, rx) = crossbeam_channel::bounded(1);
+        let budget = session.plan(G::VARIANT, &limits, 0, 0, false);
+        let job = Job { budget, ..Job::quiet(board, limits) };
+        if job.root.is_empty() {
+            continue;
+        }
         let start = Instant::now();
-        pool.start(search, move |answer| {
-            let _ = tx.send(answer.nodes);
-        });
-        let nodes = rx.recv().unwrap_or(0);
+        let nodes = session.run(job).nodes();
         let ms = start.elapsed().as_millis() as u64;
+        let hashfull = session.table().hashfull();
         speed.nodes += nodes;
         speed.ms += ms;
-        speed.hashfull += u64::from(tt.hashfull());
+        speed.hashfull += u64::from(hashfull);
         speed.positions += 1;
-        eprintln!(
-            "speedtest {} {}/{}: {nodes} nodes in {ms} ms, hashfull {}",
+        progress(&format!(
+            "speedtest {} {}/{}: {nodes} nodes in {ms} ms, hashfull {hashfull}",
             G::VARIANT.name(),
             i + 1,
             fens.len(),
-            tt.hashfull()
-        );
+        ));
     }
     speed
 }
 
-/// Runs the speedtest with `threads` threads, `hash_mb` of table and about `seconds` in all,
-/// half for each game, and prints the totals. Returns them, or why it could not run.
-pub fn run(threads: usize, hash_mb: usize, seconds: u64) -> Result<Speed, String> {
-    let pool = Pool::new(threads).map_err(|e| format!("cannot start the search threads: {e}"))?;
-    let mut table = Table::new(1);
-    table.resize(hash_mb).map_err(|_| format!("cannot allocate a {hash_mb} MB hash table"))?;
-    let mut tt = Arc::new(table);
+/// A session for the speedtest: `threads` search threads and `hash_mb` of table, with the
+/// networks and search parameters of `like`; or why there cannot be one.
+pub fn session(like: &Session, threads: usize, hash_mb: usize) -> Result<Session, String> {
+    let mut session =
+        like.fresh(1, threads).map_err(|e| format!("cannot start the search threads: {e}"))?;
+    session
+        .table_mut()
+        .resize(hash_mb)
+        .map_err(|_| format!("cannot allocate a {hash_mb} MB hash table"))?;
+    Ok(session)
+}
+
+/// Runs the speedtest in `session` for about `seconds` in all, half for each game; `progress`
+/// hears a line per position. Returns the totals and their text (what `chariot speedtest`
+/// prints).
+pub fn run(session: &mut Session, seconds: u64, progress: &mut dyn FnMut(&str)) -> (Speed, String) {
+    let hash_mb = session.table().megabytes();
     let half = seconds as f64 * 1000.0 / 2.0;
-    let chess = speed_game::<Chess>(CHESS_POSITIONS, half, &pool, &mut tt);
-    let xiangqi = speed_game::<Xiangqi>(XIANGQI_POSITIONS, half, &pool, &mut tt);
+    let chess = speed_game::<Chess>(CHESS_POSITIONS, half, session, progress);
+    let xiangqi = speed_game::<Xiangqi>(XIANGQI_POSITIONS, half, session, progress);
     let mut total = Speed::default();
+    let mut lines = Vec::new();
     for (name, s) in [("chess", &chess), ("xiangqi", &xiangqi)] {
-        println!(
+        lines.push(format!(
             "{name}: {} positions, {} nodes, {} ms, {} nps, hashfull {}",
             s.positions,
             s.nodes,
             s.ms,
             s.nodes * 1000 / s.ms.max(1),
             s.hashfull / s.positions.max(1) as u64
-        );
+        ));
         total.nodes += s.nodes;
         total.ms += s.ms;
         total.hashfull += s.hashfull;
         total.positions += s.positions;
     }
-    println!(
+    lines.push(format!(
         "total: {} threads, {hash_mb} MB, {} nodes, {} ms, {} nps",
-        pool.len(),
+        session.threads(),
         total.nodes,
         total.ms,
         total.nodes * 1000 / total.ms.max(1)
-    );
-    Ok(total)
+    ));
+    (total, lines.join("\n"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::nnue::Networks;
+    use crate::search::pool;
 
     #[test]
     fn every_position_is_valid_and_playable() {
@@ -228,7 +224,10 @@ mod tests {
 
     #[test]
     fn a_short_speedtest_searches_every_position() {
-        let speed = run(1, 1, 2).expect("runs");
+        let like = Session::new(1, 1, Networks::classic()).expect("a session");
+        let mut session = super::session(&like, 1, 1).expect("a session");
+        let (speed, text) = run(&mut session, 2, &mut |_| {});
+        assert!(text.lines().last().is_some_and(|l| l.starts_with("total: 1 threads")), "{text}");
         assert_eq!(speed.positions, CHESS_POSITIONS.len() + XIANGQI_POSITIONS.len());
         assert!(speed.nodes > 0 && speed.ms > 0);
     }

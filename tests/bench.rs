@@ -49,3 +49,40 @@ fn bench_classic_uses_the_classic_evaluation() {
     assert_eq!(classic, nodes(&["bench", "--depth", "5", "--classic"]));
     assert_ne!(classic, nodes(&["bench", "--depth", "5"]));
 }
+
+/// `bench` typed in a session (either protocol) prints what `chariot bench` prints, and takes
+/// Stockfish's arguments: a depth, the session's own position, a bad argument refused.
+#[test]
+fn bench_typed_in_a_session_is_the_signature() {
+    let expected = include_str!("data/bench.txt").trim();
+    for protocol in ["uci", "ucci"] {
+        let script = format!(
+            "{protocol}\nbench\nbench 16 1 5\nbench 16 1 5\nposition startpos\nbench 16 1 6 current\nbench 16 1 deep\nquit\n"
+        );
+        let (lines, status) = common::run_script(&[], &script);
+        assert!(status.success(), "{lines:?}");
+        let benches: Vec<&String> = lines.iter().filter(|l| l.ends_with(" nps")).collect();
+        assert_eq!(benches.len(), 4, "{lines:?}");
+        let nodes = |l: &str| l.split_whitespace().next().unwrap_or_default().to_string();
+        assert_eq!(nodes(benches[0]), expected, "{protocol}: {lines:?}");
+        assert_eq!(nodes(benches[1]), nodes(benches[2]), "a depth bench is deterministic");
+        assert_ne!(nodes(benches[1]), expected, "the depth argument counts");
+        assert_ne!(nodes(benches[3]), nodes(benches[1]), "one position searched, not all");
+        assert!(
+            lines.iter().any(|l| l.contains("error") && l.contains("'deep' is no limit")),
+            "{lines:?}"
+        );
+    }
+}
+
+/// `speedtest` typed in a session: a line per position, then the totals of `chariot
+/// speedtest`.
+#[test]
+fn speedtest_typed_in_a_session_prints_the_totals() {
+    let (lines, status) = common::run_script(&[], "uci\nspeedtest 1 1 2\nquit\n");
+    assert!(status.success(), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info string speedtest chess 1/")), "{lines:?}");
+    for prefix in ["chess: ", "xiangqi: ", "total: 1 threads, 1 MB, "] {
+        assert!(lines.iter().any(|l| l.starts_with(prefix)), "{prefix}: {lines:?}");
+    }
+}

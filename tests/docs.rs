@@ -1,15 +1,17 @@
-//! The documentation is output of the real binary: every transcript in README.md and every
-//! command file in `examples/` is run and compared with its text, so that the two cannot drift
-//! apart (a README once showed a PV the engine no longer played, and an example's "ponder hit"
-//! that no longer was one).
+//! The documentation is output of the real binary and of the data it is made from: every
+//! transcript in README.md and `docs/*.md` and every command file in `examples/` is run and
+//! compared with its text, so that the two cannot drift apart (a README once showed a PV the
+//! engine no longer played, and an example's "ponder hit" that no longer was one); every table
+//! generated from a data file (`docs/tried.csv`, `docs/levels.csv`) is rendered again and
+//! compared; the data files are checked for form.
 //!
-//! **README transcripts** are fenced blocks opened with ```` ```text transcript ````. The first
-//! line is `$ <command>`, run by `sh` in the repository with the binary under test first on
-//! `PATH` (`cargo run --release` stands for `chariot`); it may redirect and pipe (`chariot <
-//! examples/batch.txt | grep bestmove`). Lines starting with `> ` are typed: each is sent only
-//! after the output shown above it has arrived, as a person would wait for the answer. Every
-//! other line is expected output; a line `...` stands for any number of lines (a shortened
-//! option list).
+//! **Transcripts** are fenced blocks opened with ```` ```text transcript ```` in README.md or
+//! a file of `docs/`. The first line is `$ <command>`, run by `sh` in the repository with the
+//! binary under test first on `PATH` (`cargo run --release` stands for `chariot`); it may
+//! redirect and pipe (`chariot < examples/batch.txt | grep bestmove`). Lines starting with
+//! `> ` are typed: each is sent only after the output shown above it has arrived, as a person
+//! would wait for the answer. Every other line is expected output; a line `...` stands for any
+//! number of lines (a shortened option list).
 //!
 //! **Examples**: `examples/<name>.txt` is fed to `chariot` as its stdin (`chariot <
 //! examples/<name>.txt`) and the output compared with `examples/<name>.out`.
@@ -22,10 +24,15 @@
 //! progress lines a search prints once it has run a second (`info nodes ...`, `info currmove
 //! ...`): whether they appear depends on how fast the machine is at that moment.
 //!
-//! When the engine's play or messages change on purpose, regenerate the text with
-//! `CHARIOT_BLESS=1 cargo test --release --test docs`: it rewrites the transcript blocks of
-//! README.md (only their contents; a block that still matches keeps its old figures and its
-//! `...`) and the `.out` files, then checks them again. Review the diff before committing.
+//! **Generated tables** sit between a line `<!-- table FILE [where COL=VALUE] columns COL, COL
+//! -->` and a line `<!-- end table -->`: the rows of the CSV file FILE (from the repository's
+//! root) that match, in the file's order, with the columns named.
+//!
+//! When the engine's play or messages or the data change on purpose, regenerate the text with
+//! `CHARIOT_BLESS=1 cargo test --release --test docs`: it rewrites the transcript blocks
+//! (only their contents; a block that still matches keeps its old figures and its `...`), the
+//! generated tables and the `.out` files, then checks them again. Review the diff before
+//! committing.
 
 mod common;
 
@@ -202,12 +209,12 @@ enum Line {
     Output(String),
 }
 
-/// A README transcript: its command and lines, and where its text sits in the README.
+/// A transcript: its command and lines, and where its text sits in its document.
 #[derive(Debug)]
 struct Transcript {
     command: String,
     lines: Vec<Line>,
-    /// README line numbers (0-based) of the block's contents after the `$` line.
+    /// Line numbers (0-based) of the block's contents after the `$` line.
     body: std::ops::Range<usize>,
 }
 
@@ -246,9 +253,9 @@ impl Transcript {
     }
 }
 
-/// Every transcript block of the README, in order.
-fn readme_transcripts(readme: &str) -> Vec<Transcript> {
-    let lines: Vec<&str> = readme.lines().collect();
+/// Every transcript block of a document, in order.
+fn transcripts(doc: &str, name: &str) -> Vec<Transcript> {
+    let lines: Vec<&str> = doc.lines().collect();
     let mut found = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -259,11 +266,11 @@ fn readme_transcripts(readme: &str) -> Vec<Transcript> {
         let open = i + 1;
         let close = (open..lines.len())
             .find(|&j| lines[j].starts_with("```"))
-            .unwrap_or_else(|| panic!("README line {}: transcript block never closed", i + 1));
+            .unwrap_or_else(|| panic!("{name} line {}: transcript block never closed", i + 1));
         let command = lines
             .get(open)
             .and_then(|l| l.strip_prefix("$ "))
-            .unwrap_or_else(|| panic!("README line {}: a transcript starts with `$ `", open + 1));
+            .unwrap_or_else(|| panic!("{name} line {}: a transcript starts with `$ `", open + 1));
         let body: Vec<Line> = lines[open + 1..close]
             .iter()
             .map(|l| match l.strip_prefix("> ") {
@@ -361,15 +368,30 @@ fn run_transcript(t: &Transcript, settle: bool) -> (Vec<Vec<String>>, ExitStatus
     (actual, status)
 }
 
-/// Checks (or blesses) every README transcript; returns the README's new text when blessing.
-fn check_readme(bless: bool) -> Result<Option<String>, String> {
-    let path = root().join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README.md");
-    let transcripts = readme_transcripts(&readme);
+/// README.md and every `docs/*.md`, by their paths from the repository's root.
+fn documents() -> Vec<String> {
+    let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .expect("docs/")
+        .map(|e| e.expect("a folder entry").file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    docs.sort();
+    docs.insert(0, "README.md".to_string());
+    docs
+}
+
+fn read(name: &str) -> String {
+    std::fs::read_to_string(root().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Checks (or blesses) every transcript of one document; returns its new text when blessing.
+fn check_doc(name: &str, bless: bool) -> Result<Option<String>, String> {
+    let doc = read(name);
     let mut failures = Vec::new();
-    let mut lines: Vec<String> = readme.lines().map(str::to_string).collect();
+    let mut lines: Vec<String> = doc.lines().map(str::to_string).collect();
     // From the last block up, so that earlier line numbers stay valid as blocks change size.
-    for t in transcripts.iter().rev() {
+    for t in transcripts(&doc, name).iter().rev() {
         let (inputs, expected) = t.segments();
         let (actual, status) = run_transcript(t, bless);
         let new: Vec<Vec<String>> =
@@ -379,7 +401,7 @@ fn check_readme(bless: bool) -> Result<Option<String>, String> {
             lines.splice(t.body.clone(), Transcript::render(&inputs, &new));
         } else if !ok {
             failures.push(format!(
-                "README.md line {}: `$ {}` ({status})\n--- expected\n{}\n--- printed\n{}\n",
+                "{name} line {}: `$ {}` ({status})\n--- expected\n{}\n--- printed\n{}\n",
                 t.body.start,
                 t.command,
                 Transcript::render(&inputs, &expected).join("\n"),
@@ -421,13 +443,23 @@ fn fail_with_hint(report: String) -> ! {
 }
 
 #[test]
-fn readme_transcripts_are_what_chariot_prints() {
-    if blessing() {
-        let text = check_readme(true).expect("blessing does not compare").expect("new text");
-        std::fs::write(root().join("README.md"), text).expect("write README.md");
+fn transcripts_are_what_chariot_prints() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for name in documents() {
+        if blessing() {
+            let text = check_doc(&name, true).expect("blessing does not compare").expect("text");
+            std::fs::write(root().join(&name), text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        checked += transcripts(&read(&name), &name).len();
+        if let Err(report) = check_doc(&name, false) {
+            failures.push(report);
+        }
     }
-    if let Err(report) = check_readme(false) {
-        fail_with_hint(report);
+    // The README's two sessions and those of docs/usage.md at least.
+    assert!(checked >= 6, "only {checked} transcripts found");
+    if !failures.is_empty() {
+        fail_with_hint(failures.join("\n"));
     }
 }
 
@@ -480,13 +512,26 @@ fn examples_print_what_their_out_files_show() {
     }
 }
 
-/// A README block that shows a session but is not marked would go unchecked.
+/// A block that shows a session but is not marked would go unchecked.
 #[test]
-fn every_readme_session_is_a_checked_transcript() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+fn every_session_shown_is_a_checked_transcript() {
+    let mut all = String::new();
+    for name in documents() {
+        let doc = read(&name);
+        every_session_is_checked(&name, &doc);
+        all.push_str(&doc);
+    }
+    // Each example is listed in a document's table.
+    for file in examples() {
+        let name = file.file_name().expect("a name").to_string_lossy().to_string();
+        assert!(all.contains(&format!("`examples/{name}`")), "no document lists {name}");
+    }
+}
+
+fn every_session_is_checked(name: &str, doc: &str) {
     let mut fence: Option<(usize, String)> = None;
     let mut block: Vec<&str> = Vec::new();
-    for (i, line) in readme.lines().enumerate() {
+    for (i, line) in doc.lines().enumerate() {
         match &fence {
             None if line.starts_with("```") => {
                 fence = Some((i + 1, line.trim_end().to_string()));
@@ -498,18 +543,13 @@ fn every_readme_session_is_a_checked_transcript() {
                     || block.iter().any(|l| l.starts_with("> "));
                 assert!(
                     !session || open == FENCE,
-                    "README line {at}: a session shown as {open:?}; open it with {FENCE:?} so \
+                    "{name} line {at}: a session shown as {open:?}; open it with {FENCE:?} so \
                      that tests/docs.rs runs it"
                 );
                 fence = None;
             }
             Some(_) => block.push(line),
         }
-    }
-    // Each example is listed in the README's table.
-    for file in examples() {
-        let name = file.file_name().expect("a name").to_string_lossy().to_string();
-        assert!(readme.contains(&format!("`examples/{name}`")), "README does not list {name}");
     }
 }
 
@@ -530,4 +570,364 @@ fn normalising_masks_only_the_varying_fields() {
     assert!(!matches(&lines("a\nb"), &lines("a\nb\nc")));
     // A bless keeps a shortened listing shortened.
     assert_eq!(blessed(&lines("a\n...\nz"), &lines("a\nb\nc\ny")), lines("a\n...\ny"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data files and the tables made from them.
+
+/// The line that opens a generated table; the line that closes it.
+const TABLE_OPEN: &str = "<!-- table ";
+const TABLE_CLOSE: &str = "<!-- end table -->";
+
+/// A CSV file (RFC 4180: fields quoted with `"` when they hold a comma, a quote or a line
+/// break, quotes doubled inside): its rows, the header first.
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let (mut row, mut field) = (Vec::new(), String::new());
+    let (mut quoted, mut chars) = (false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') if field.is_empty() => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut field)),
+            (false, '\r') => {}
+            (false, '\n') => {
+                row.push(std::mem::take(&mut field));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    assert!(!quoted, "a quoted CSV field never closed");
+    if !field.is_empty() || !row.is_empty() {
+        row.push(field);
+        rows.push(row);
+    }
+    rows
+}
+
+/// A CSV file of the repository as records keyed by the header's names; every row must have
+/// as many fields as the header.
+fn records(name: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let rows = parse_csv(&read(name));
+    let (header, body) = rows.split_first().unwrap_or_else(|| panic!("{name} is empty"));
+    body.iter()
+        .enumerate()
+        .map(|(i, row)| {
+            assert_eq!(row.len(), header.len(), "{name} row {}: {} fields", i + 2, row.len());
+            header.iter().cloned().zip(row.iter().cloned()).collect()
+        })
+        .collect()
+}
+
+/// What a table directive asks for: the file, the filter and the columns.
+struct TableSpec {
+    file: String,
+    filter: Option<(String, String)>,
+    columns: Vec<String>,
+}
+
+fn parse_table_spec(line: &str) -> Result<TableSpec, String> {
+    let body = line
+        .trim()
+        .strip_prefix(TABLE_OPEN)
+        .and_then(|l| l.strip_suffix("-->"))
+        .ok_or_else(|| format!("not a table directive: {line}"))?;
+    let (head, columns) =
+        body.split_once(" columns ").ok_or_else(|| format!("no ` columns ` in: {line}"))?;
+    let (file, filter) = match head.split_once(" where ") {
+        Some((file, cond)) => {
+            let (k, v) = cond.split_once('=').ok_or_else(|| format!("no `=` in: {line}"))?;
+            (file, Some((k.trim().to_string(), v.trim().to_string())))
+        }
+        None => (head, None),
+    };
+    let columns = columns.split(',').map(|c| c.trim().to_string()).collect();
+    Ok(TableSpec { file: file.trim().to_string(), filter, columns })
+}
+
+/// The Markdown table a directive stands for.
+fn render_table(spec: &TableSpec) -> Vec<String> {
+    let rows = records(&spec.file);
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    let mut out = vec![
+        format!("| {} |", spec.columns.join(" | ")),
+        format!("|{}", "---|".repeat(spec.columns.len())),
+    ];
+    for row in &rows {
+        if let Some((k, v)) = &spec.filter {
+            let have = row.get(k).unwrap_or_else(|| panic!("{}: no column {k}", spec.file));
+            if have != v {
+                continue;
+            }
+        }
+        let cells: Vec<String> = spec
+            .columns
+            .iter()
+            .map(|c| cell(row.get(c).unwrap_or_else(|| panic!("{}: no column {c}", spec.file))))
+            .collect();
+        out.push(format!("| {} |", cells.join(" | ")));
+    }
+    out
+}
+
+/// Checks (or, blessing, rewrites) the generated tables of one document: the number of tables
+/// and the document's text with every table rendered afresh, or the first difference.
+fn check_tables(name: &str) -> (usize, String, Option<String>) {
+    let doc = read(name);
+    let lines: Vec<&str> = doc.lines().collect();
+    let (mut out, mut count, mut failure) = (Vec::<String>::new(), 0, None);
+    let mut i = 0;
+    while i < lines.len() {
+        out.push(lines[i].to_string());
+        if !lines[i].starts_with(TABLE_OPEN) {
+            i += 1;
+            continue;
+        }
+        let spec = parse_table_spec(lines[i]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let close = (i + 1..lines.len())
+            .find(|&j| lines[j].trim() == TABLE_CLOSE)
+            .unwrap_or_else(|| panic!("{name} line {}: no {TABLE_CLOSE}", i + 1));
+        let table = render_table(&spec);
+        if failure.is_none() && lines[i + 1..close] != table[..] {
+            let first =
+                (0..table.len()).find(|&k| lines.get(i + 1 + k) != Some(&table[k].as_str()));
+            failure = Some(format!(
+                "{name} line {}: the table from {} differs from its data at its line {}:\n{}",
+                i + 1,
+                spec.file,
+                first.map_or(table.len(), |k| k + 1),
+                first.map_or(String::new(), |k| table[k].clone()),
+            ));
+        }
+        out.extend(table);
+        out.push(lines[close].to_string());
+        count += 1;
+        i = close + 1;
+    }
+    (count, out.join("\n") + "\n", failure)
+}
+
+#[test]
+fn generated_tables_are_their_data() {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for name in documents() {
+        let (n, text, failure) = check_tables(&name);
+        count += n;
+        if blessing() && failure.is_some() {
+            std::fs::write(root().join(&name), text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        } else {
+            failures.extend(failure);
+        }
+    }
+    // docs/tried.md's kept and not kept, and the levels' tables at least.
+    assert!(count >= 4, "only {count} generated tables found");
+    if !failures.is_empty() {
+        fail_with_hint(failures.join("\n"));
+    }
+}
+
+#[test]
+fn tables_render_csv() {
+    let rows = parse_csv("a,b\n1,\"x, \"\"y\"\"\"\n2,\n");
+    assert_eq!(rows, [vec!["a", "b"], vec!["1", "x, \"y\""], vec!["2", ""]]);
+    let spec = parse_table_spec("<!-- table docs/tried.csv where kept=yes columns order, game -->")
+        .expect("a directive");
+    assert_eq!(spec.file, "docs/tried.csv");
+    assert_eq!(spec.filter, Some(("kept".to_string(), "yes".to_string())));
+    assert_eq!(spec.columns, ["order", "game"]);
+    let table = render_table(&spec);
+    assert_eq!(table[..2], ["| order | game |".to_string(), "|---|---|".to_string()]);
+    assert!(
+        table.len() > 30
+            && table[2..].iter().all(|r| r.ends_with("chess |") || r.ends_with("xiangqi |"))
+    );
+    assert!(parse_table_spec("<!-- table docs/tried.csv -->").is_err());
+}
+
+/// Parses an optional number field of a data row.
+fn number(row: &std::collections::HashMap<String, String>, col: &str, at: &str) -> Option<f64> {
+    let v = row.get(col).unwrap_or_else(|| panic!("{at}: no column {col}"));
+    (!v.is_empty()).then(|| v.parse().unwrap_or_else(|_| panic!("{at}: {col} `{v}` is no number")))
+}
+
+/// The lab notebook's rows hold what a match result needs, and agree with themselves.
+#[test]
+fn tried_changes_are_well_formed() {
+    let rows = records("docs/tried.csv");
+    // Every row of the old README's two tables (31 strength changes, 5 of them measured in both
+    // games, and 85 tried ones) and the 8 network trials its network table told of.
+    assert!(rows.len() >= 129, "{} rows", rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        let at = format!("docs/tried.csv row {}", i + 2);
+        assert_eq!(number(row, "order", &at), Some((i + 1) as f64), "{at}: rows in order");
+        assert!(["chess", "xiangqi"].contains(&row["game"].as_str()), "{at}: game");
+        assert!(["yes", "no"].contains(&row["kept"].as_str()), "{at}: kept");
+        assert!(!row["description"].is_empty() && !row["result"].is_empty(), "{at}: text");
+        let date = &row["date"];
+        assert!(date.len() == 10 && date.as_bytes()[4] == b'-', "{at}: date {date}");
+        for col in ["commit", "recorded_in"] {
+            let c = &row[col];
+            assert!(c.is_empty() || c.chars().all(|c| c.is_ascii_hexdigit()), "{at}: {col}");
+        }
+        let wld: Vec<Option<f64>> =
+            ["wins", "losses", "draws"].iter().map(|c| number(row, c, &at)).collect();
+        let games = number(row, "games", &at);
+        if let [Some(w), Some(l), Some(d)] = wld[..] {
+            assert_eq!(games, Some(w + l + d), "{at}: games = wins + losses + draws");
+        }
+        let penta: Vec<Option<f64>> =
+            ["penta_ll", "penta_ld", "penta_dd_wl", "penta_wd", "penta_ww"]
+                .iter()
+                .map(|c| number(row, c, &at))
+                .collect();
+        if penta.iter().any(Option::is_some) {
+            let pairs: f64 = penta.iter().map(|p| p.expect("all five or none")).sum();
+            assert_eq!(games, Some(2.0 * pairs), "{at}: a pentanomial count is of game pairs");
+        }
+        let (elo, error) = (number(row, "elo", &at), number(row, "elo_error", &at));
+        assert_eq!(elo.is_some(), error.is_some(), "{at}: Elo with its error bar");
+        assert!(error.is_none_or(|e| e > 0.0), "{at}: error bar");
+        if let (Some(e), [Some(w), Some(l), Some(_)]) = (elo, &wld[..]) {
+            // The sign of the Elo is the sign of wins minus losses (a pooled figure of a
+            // level score may round to a few tenths).
+            let agrees = if w == l { e.abs() < 1.0 } else { e == 0.0 || (e > 0.0) == (w > l) };
+            assert!(agrees, "{at}: Elo {e} for {w}-{l}");
+        }
+        number(row, "llr", &at);
+        number(row, "bench", &at);
+    }
+}
+
+/// Each game has one shipped network recipe, the last of its generations, and the file.
+#[test]
+fn network_recipes_name_the_shipped_networks() {
+    let text = read("nets/recipes.toml");
+    let mut entries: Vec<(String, u32, bool)> = Vec::new();
+    for block in text.split("\n[[network]]\n").skip(1) {
+        let field = |key: &str| {
+            block
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{key} = ")))
+                .unwrap_or_else(|| panic!("a recipe without {key}"))
+                .trim_matches('"')
+                .to_string()
+        };
+        for key in ["data", "command", "hidden", "lr", "epochs", "batch", "lambda", "measured"] {
+            field(key);
+        }
+        entries.push((
+            field("game"),
+            field("generation").parse().expect("a generation"),
+            field("shipped") == "true",
+        ));
+    }
+    for game in ["chess", "xiangqi"] {
+        let of: Vec<_> = entries.iter().filter(|e| e.0 == game).collect();
+        let last = of.iter().map(|e| e.1).max().expect("a recipe");
+        let shipped: Vec<u32> = of.iter().filter(|e| e.2).map(|e| e.1).collect();
+        assert_eq!(shipped, [last], "{game}: one shipped network, the last generation");
+        assert_eq!(of.len() as u32, last, "{game}: a recipe for every generation");
+        assert!(root().join(format!("nets/{game}.nnue")).exists());
+    }
+}
+
+/// The network scripts cut data files to whole records: the size they use is the engine's.
+#[test]
+fn scripts_use_the_engines_record_size() {
+    let common = read("scripts/nnue-common.sh");
+    let bytes: usize = common
+        .lines()
+        .find_map(|l| l.strip_prefix("RECORD_BYTES="))
+        .expect("RECORD_BYTES= in scripts/nnue-common.sh")
+        .trim()
+        .parse()
+        .expect("a number");
+    assert_eq!(bytes, chariot::nnue::data::RECORD_BYTES);
+    for script in ["scripts/nnue.sh", "scripts/nnue-gen.sh"] {
+        let text = read(script);
+        assert!(text.contains("nnue-common.sh") && !text.contains("* 40"), "{script}");
+    }
+}
+
+/// No document and no script of those the documents tell a newcomer to run needs a path
+/// outside a clone: what they need comes from an argument or an environment variable.
+#[test]
+fn nothing_needs_a_path_outside_the_repository() {
+    let mut files = documents();
+    files.extend(
+        ["nnue.sh", "nnue-gen.sh", "nnue-common.sh", "fuzz.sh", "setup-test-deps.sh"]
+            .map(|s| format!("scripts/{s}")),
+    );
+    files.extend(
+        ["nets/recipes.toml", "docs/tried.csv", "docs/levels.csv", "docs/acceptance.csv"]
+            .map(String::from),
+    );
+    for name in files {
+        let text = read(&name);
+        for (i, line) in text.lines().enumerate() {
+            for bad in ["../shared", "~/", "$HOME", "/home/", "/root/"] {
+                assert!(!line.contains(bad), "{name} line {}: `{bad}` in {line}", i + 1);
+            }
+        }
+    }
+}
+
+/// The other result files add up: games are wins, losses and draws, and a score is the first
+/// side's share of the points (as rounded when it was recorded).
+#[test]
+fn match_results_add_up() {
+    for name in ["docs/acceptance.csv", "docs/levels.csv"] {
+        let rows = records(name);
+        assert!(rows.len() >= 10, "{name}: {} rows", rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let at = format!("{name} row {}", i + 2);
+            let games = number(row, "games", &at).expect("games");
+            let score = number(row, "score", &at);
+            let wld: Vec<Option<f64>> =
+                ["wins", "losses", "draws"].iter().map(|c| number(row, c, &at)).collect();
+            if let [Some(w), Some(l), Some(d)] = wld[..] {
+                assert_eq!(games, w + l + d, "{at}: games = wins + losses + draws");
+                if let Some(s) = score {
+                    let points = 100.0 * (w + d / 2.0) / games;
+                    assert!((points - s).abs() < 0.051, "{at}: score {s}% for {w}-{l}-{d}");
+                }
+            }
+            assert!(score.is_none_or(|s| (0.0..=100.0).contains(&s)), "{at}: score");
+            assert!(!row["game"].is_empty() && !row["tc"].is_empty(), "{at}: game and time");
+        }
+    }
+}
+
+/// README.md stays a front door, and every relative link of the documents leads to a file.
+#[test]
+fn readme_is_short_and_links_resolve() {
+    let readme = read("README.md");
+    let lines = readme.lines().count();
+    assert!(lines <= 300, "README.md has {lines} lines; at most 300 (the rest belongs in docs/)");
+    let mut links = 0;
+    for name in documents() {
+        let doc = read(&name);
+        let dir = Path::new(&name).parent().expect("a folder").to_path_buf();
+        for part in doc.split("](").skip(1) {
+            let target = part.split(')').next().expect("a target");
+            let file = target.split('#').next().expect("a path");
+            if file.is_empty() || file.contains("://") {
+                continue;
+            }
+            links += 1;
+            assert!(root().join(&dir).join(file).exists(), "{name}: a link to {target}, not found");
+        }
+    }
+    for name in documents().iter().skip(1) {
+        let file = name.strip_prefix("docs/").expect("in docs/");
+        assert!(readme.contains(&format!("(docs/{file})")), "README.md does not link {name}");
+    }
+    assert!(links >= 20, "only {links} links found");
 }

@@ -23,7 +23,10 @@ const C960_SHREDDER: &str = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 
 const C960_XFEN: &str = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1";
 const XQ_START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-const SOON: Duration = Duration::from_millis(100);
+/// "At once": generous, as the machine may be busy (a loaded two-core CI machine missed 100 ms),
+/// yet far below what each bounded wait would take otherwise (an infinite search, a ponder
+/// search, a 100 s movetime).
+const SOON: Duration = Duration::from_secs(1);
 const LONG: Duration = Duration::from_secs(30);
 
 /// A session past the handshake.

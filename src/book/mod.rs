@@ -10,6 +10,7 @@
 pub mod eleeye;
 pub mod polyglot;
 mod random;
+pub mod shelf;
 
 use std::path::Path;
 
@@ -19,7 +20,7 @@ use crate::game::Variant;
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BookError {
     /// The file could not be opened or read.
-    #[error("cannot read book file '{}': {reason}", crate::report::excerpt(.path))]
+    #[error("cannot read book file '{}': {reason}", crate::text::excerpt(.path))]
     Io {
         /// The path as given.
         path: String,

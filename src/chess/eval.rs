@@ -232,7 +232,10 @@ pub fn evaluate_with(b: &Board, psq: i32) -> Score {
 pub struct Accumulator(SumStack);
 
 impl Evaluator<Chess> for Accumulator {
-    fn new(board: &Chess) -> Self {
+    /// The classic evaluation reads the board alone.
+    type Net = ();
+
+    fn new(board: &Chess, _: &()) -> Self {
         Accumulator(SumStack::new(psq_sum(board.board(), tables())))
     }
 

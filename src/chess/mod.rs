@@ -273,7 +273,7 @@ impl Game for Chess {
     type Eval = crate::nnue::Hybrid<eval::Accumulator>;
 
     fn evaluate(&self) -> Score {
-        crate::nnue::evaluate(self, |g| eval::evaluate(&g.board))
+        eval::evaluate(&self.board)
     }
 
     fn rule_score(&mut self, ply: usize) -> Option<Score> {

@@ -200,7 +200,7 @@ fn playouts_keep_key_and_unmake_restores() {
     for fen in FENS {
         for _ in 0..20 {
             let mut g = game(fen);
-            let mut acc = eval::Accumulator::new(&g);
+            let mut acc = eval::Accumulator::new(&g, &());
             let mut seen = vec![(g.fen(), g.key())];
             for _ in 0..120 {
                 let moves = legal(&g);
@@ -260,7 +260,7 @@ fn accumulator_matches_evaluation_over_trees() {
     let mut nodes = 0;
     for fen in fens {
         let mut g = game(fen);
-        let mut acc = eval::Accumulator::new(&g);
+        let mut acc = eval::Accumulator::new(&g, &());
         nodes += check_evaluator(&mut g, &mut acc, DEPTH, &mut |g: &Chess, m| {
             let capture = g.board.squares[moves::to_sq(m)] != NO_PIECE;
             match moves::flag(m) {

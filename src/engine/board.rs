@@ -140,7 +140,8 @@ pub fn display_text<G: Inspect>(board: &G, style: Style, last: Option<Move>) -> 
 }
 
 /// The text of `eval`: each term for each side in protocol units, then the total.
-pub fn eval_text<G: Inspect>(board: &G) -> String {
+/// With a `net`, also what it says, which is what the search uses.
+pub fn eval_text<G: Inspect>(board: &G, net: Option<&crate::nnue::network::Network>) -> String {
     let unit = G::UNITS_PER_CP;
     let (first, second) = match G::VARIANT {
         Variant::Chess => ("White", "Black"),
@@ -173,9 +174,9 @@ pub fn eval_text<G: Inspect>(board: &G) -> String {
         if total >= 0 { "ahead or level" } else { "behind" },
         stm
     ));
-    if let Some(net) = crate::nnue::in_use(G::VARIANT) {
+    if let Some(net) = net {
         // What the search uses when a network is in use; the table above explains nothing of it.
-        let nn_stm = round(crate::nnue::accumulator::evaluate_fresh(&net, board));
+        let nn_stm = round(crate::nnue::accumulator::evaluate_fresh(net, board));
         let nn_first =
             if board.side_to_move() == crate::game::Side::First { nn_stm } else { -nn_stm };
         out.push_str(&format!(
@@ -198,7 +199,7 @@ mod tests {
         for text in ["h2e2", "h9g7", "b0c2"] {
             let m = x.parse_move(text).expect("legal");
             x.make(m);
-            let table = eval_text(&x);
+            let table = eval_text(&x, None);
             let mut sum = 0;
             for row in table.lines().skip(2).take_while(|l| !l.is_empty()) {
                 let cells: Vec<i32> =

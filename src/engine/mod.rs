@@ -9,50 +9,22 @@
 //! between protocols arrives as a [`Dialect`] or inside the commands.
 
 pub mod board;
-mod shelf;
 
-use crate::command::{Command, Dialect, Event, Gate, Limits, Start};
-use crate::game::{DRAW, Game, Inspect, MATE_BOUND, Move, MoveList, Variant, perft_divide};
+use crate::command::{BenchArgs, BenchPositions, Command, Dialect, Event, Gate, Limits, Start};
+use crate::game::{DRAW, Game, Inspect, MATE_BOUND, Move, Variant};
+use crate::nnue::{Networked, Networks};
 use crate::options::{self, Action, Effect, OptionError, Settings};
-use crate::report::{Report, Sink, excerpt};
-use crate::search::pool::{self, Pool, Search};
+use crate::report::{Report, Sink};
+use crate::search::pool;
 use crate::search::signals::Signals;
-use crate::search::time::Budget;
-use crate::search::tt::{self, Table};
-use crate::search::{ThreadData, Worker, to_eval};
+use crate::session::{Job, Outcome, Session};
+use crate::text::excerpt;
+use crate::{bench, speedtest};
 use board::{Board, display_text, eval_text, variant_of_fen, with_board};
 use crossbeam_channel::{Receiver, Sender, select};
 use parking_lot::Mutex;
-use shelf::Shelf;
 use std::collections::VecDeque;
 use std::sync::Arc;
-
-/// The table's entry for `board`, as ElephantEye's `probe` shows it; without one, the
-/// quiescence score as both bounds at depth 0.
-fn probe<G: Game>(board: &G, tt: &Table) -> Report {
-    if let Some(hit) = tt.probe(board.key(), 0) {
-        let bound = Some((to_eval::<G>(hit.score), hit.depth.max(0) as u32));
-        let best = board.is_legal(hit.mv).then(|| board.move_text(hit.mv));
-        let (lower, upper) = match hit.bound {
-            tt::Bound::Exact => (bound, bound),
-            tt::Bound::Lower => (bound, None),
-            tt::Bound::Upper => (None, bound),
-        };
-        return Report::Probe { best, lower, upper };
-    }
-    let mut legal = MoveList::new();
-    board.legal_moves(&mut legal);
-    let score = if legal.is_empty() {
-        board.no_move_score(0)
-    } else {
-        let signals = Signals::new(&Limits::default(), Budget::default(), 1);
-        let mut data = ThreadData::default();
-        let root = legal.iter().copied().collect();
-        Worker::new(board.clone(), root, tt, &signals, 0, &mut data).static_score()
-    };
-    let leaf = Some((to_eval::<G>(score), 0));
-    Report::Probe { best: None, lower: leaf, upper: leaf }
-}
 
 /// Accept a draw offer at or below this score (protocol units: centipawns, UCCI units).
 pub const DRAW_ACCEPT: i32 = 20;
@@ -74,19 +46,21 @@ struct Temper {
 }
 
 impl Temper {
-    /// Records a search's score and decides `(draw, resign)`.
-    fn judge<G: Game>(
+    /// Records a search's score (internal units, `unit` of them per centipawn) and decides
+    /// `(draw, resign)`.
+    fn judge(
         &mut self,
         score: i32,
+        unit: i32,
         depth: u32,
         contempt: i32,
         draw_offered: bool,
         may_resign: bool,
     ) -> (bool, bool) {
-        let protocol = score / G::UNITS_PER_CP;
+        let protocol = score / unit;
         self.scores.push(if depth >= DRAW_OFFER_DEPTH { score } else { i32::MIN });
         let recent = |n: usize| &self.scores[self.scores.len().saturating_sub(n)..];
-        let hopeless = |s: &i32| *s != i32::MIN && *s / G::UNITS_PER_CP <= RESIGN_SCORE;
+        let hopeless = |s: &i32| *s != i32::MIN && *s / unit <= RESIGN_SCORE;
         let resign = may_resign
             && (score <= -MATE_BOUND
                 || (recent(RESIGN_SEARCHES).len() == RESIGN_SEARCHES
@@ -124,8 +98,8 @@ pub struct Engine {
     /// Root moves excluded until the next position (UCCI `banmoves`).
     banned: Vec<Move>,
     settings: Settings,
-    tt: Arc<Table>,
-    pool: Pool,
+    /// The hash table, the search threads, the networks, the search parameters and the book.
+    session: Session,
     running: Option<Running>,
     pending: VecDeque<Command>,
     eof: bool,
@@ -138,24 +112,23 @@ pub struct Engine {
     gate: Arc<Gate>,
     /// The engine's own recent scores, for draw offers and resigning.
     temper: Arc<Mutex<Temper>>,
-    /// The opening book.
-    shelf: Shelf,
 }
 
 impl Engine {
-    /// A fresh session reporting to `sink`; `variant` is the game until told otherwise.
-    /// Fails only when the search thread cannot be started.
+    /// A fresh session reporting to `sink`, with the networks built in; `variant` is the game
+    /// until told otherwise. Fails only when the search thread cannot be started.
     pub fn new(sink: Arc<dyn Sink>, variant: Option<Variant>) -> std::io::Result<Self> {
-        Self::with_hash(sink, variant, Settings::default().hash_mb)
+        Self::with_hash(sink, variant, Settings::default().hash_mb, Networks::embedded())
     }
 
     /// [`Engine::new`] with a hash table of `hash_mb` MB at first instead of the `Hash`
-    /// option's default: a harness that starts thousands of sessions (the fuzzer) need not
-    /// clear 16 MB for each.
+    /// option's default (a harness that starts thousands of sessions, the fuzzer, need not
+    /// clear 16 MB for each), evaluating with `nets`.
     pub fn with_hash(
         sink: Arc<dyn Sink>,
         variant: Option<Variant>,
         hash_mb: usize,
+        nets: Networks,
     ) -> std::io::Result<Self> {
         let (done_tx, done_rx) = crossbeam_channel::unbounded();
         let settings =
@@ -169,8 +142,7 @@ impl Engine {
             invalid_reason: String::new(),
             last_move: None,
             banned: Vec::new(),
-            tt: Arc::new(Table::new(settings.hash_mb)),
-            pool: Pool::new(settings.threads)?,
+            session: Session::new(settings.hash_mb, settings.threads, nets)?,
             settings,
             running: None,
             pending: VecDeque::new(),
@@ -178,7 +150,6 @@ impl Engine {
             quitting: false,
             done_tx,
             done_rx,
-            shelf: Shelf::default(),
         })
     }
 
@@ -245,22 +216,12 @@ impl Engine {
             }
             self.last_move = None;
             self.banned.clear();
-            self.table_mut().clear();
+            self.session.table_mut().clear();
         }
     }
 
     fn variant(&self) -> Variant {
         self.settings.variant
-    }
-
-    /// The hash table, for a change between searches. Every search thread lets go of it
-    /// before the search's completion is noticed; should one still hold it, the change goes
-    /// to a fresh table.
-    fn table_mut(&mut self) -> &mut Table {
-        if Arc::get_mut(&mut self.tt).is_none() {
-            self.tt = Arc::new(Table::new(self.settings.hash_mb));
-        }
-        Arc::get_mut(&mut self.tt).expect("a table just made has no other owner")
     }
 
     /// Handles a command as it arrives. Returns false when the session is over.
@@ -421,11 +382,16 @@ impl Engine {
             Command::Help => self.send(Report::Help),
             Command::Display(style) => self.display(style.unwrap_or(self.settings.style)),
             Command::Eval => match &self.board {
-                Some(board) => with_board!(board, b => self.send(Report::Text(eval_text(&**b)))),
+                Some(board) => {
+                    let net = self.session.nets().get(board.variant()).cloned();
+                    with_board!(board, b => self.send(Report::Text(eval_text(&**b, net.as_deref()))))
+                }
                 None => self.send(Report::Error("no valid position to evaluate".into())),
             },
             Command::ExportNet(file) => self.export_net(file),
-            Command::Compiler => self.send(Report::Text(crate::nnue::compiler_text())),
+            Command::Compiler => {
+                self.send(Report::Text(crate::nnue::compiler_text(self.session.nets())))
+            }
             Command::Flip => {
                 if let Some(board) = &self.board {
                     let flipped: Board = with_board!(board, b => b.flipped().into());
@@ -435,17 +401,71 @@ impl Engine {
                 }
             }
             Command::Probe { start, moves } => self.probe(start, moves),
+            Command::Bench(args) => self.bench(args),
+            Command::Speedtest { threads, hash_mb, seconds } => {
+                self.speedtest(threads, hash_mb, seconds)
+            }
             // Runs here, to its end: OpenBench sends `quit` only after the last start.
-            Command::Genfens(request) => match crate::datagen::genfens(&request, self.variant()) {
-                Ok(fens) => fens.for_each(|fen| self.send(Report::Genfen(fen))),
-                Err(e) => self.send(Report::Error(format!("genfens: {e}"))),
-            },
+            Command::Genfens(request) => {
+                match crate::datagen::genfens(&request, self.variant(), &self.session) {
+                    Ok(fens) => fens.for_each(|fen| self.send(Report::Genfen(fen))),
+                    Err(e) => self.send(Report::Error(format!("genfens: {e}"))),
+                }
+            }
             Command::Quit => {
                 self.quit();
                 return false;
             }
         }
         true
+    }
+
+    /// `bench`: the bench in a session of its own that plays as this one does (its
+    /// networks and search parameters), printing what `chariot bench` prints. It runs to its
+    /// end before the next command, as Stockfish's does.
+    fn bench(&mut self, args: BenchArgs) {
+        let fens = match args.positions {
+            BenchPositions::Builtin => None,
+            BenchPositions::Current => match &self.board {
+                Some(board) => Some(vec![with_board!(board, b => b.fen())]),
+                None => {
+                    return self.send(Report::Error(format!(
+                        "bench: no valid position ({})",
+                        self.invalid_reason
+                    )));
+                }
+            },
+            BenchPositions::File(path) => match bench::read_positions(&path) {
+                Ok(fens) => Some(fens),
+                Err(e) => return self.send(Report::Error(format!("bench: {e}"))),
+            },
+        };
+        match self.session.fresh(args.hash_mb, args.threads) {
+            Ok(mut session) => {
+                let result = bench::run(&mut session, args.limit, fens.as_deref());
+                self.send(Report::Text(result.to_string()));
+            }
+            Err(e) => self.send(Report::Error(format!("bench: cannot start the threads: {e}"))),
+        }
+    }
+
+    /// `speedtest`: the speedtest in a session of its own that plays as this one does, a line
+    /// per position as it goes, then the totals `chariot speedtest` prints.
+    fn speedtest(&mut self, threads: Option<usize>, hash_mb: Option<usize>, seconds: Option<u64>) {
+        let threads = threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        let hash_mb = hash_mb.unwrap_or(speedtest::DEFAULT_HASH_MB);
+        let seconds = seconds.unwrap_or(speedtest::DEFAULT_SECONDS);
+        match speedtest::session(&self.session, threads, hash_mb) {
+            Ok(mut session) => {
+                let sink = self.sink.clone();
+                let progress = &mut |line: &str| sink.send(&Report::Message(line.to_string()));
+                let (_, text) = speedtest::run(&mut session, seconds, progress);
+                self.send(Report::Text(text));
+            }
+            Err(e) => self.send(Report::Error(format!("speedtest: {e}"))),
+        }
     }
 
     /// `probe`: what the table holds for a position, which stays out of the session.
@@ -456,7 +476,7 @@ impl Engine {
         };
         match Board::setup(variant, &start, &moves, &self.settings) {
             Ok((board, _)) => {
-                let report = with_board!(board, b => probe(&*b, &self.tt));
+                let report = with_board!(board, b => self.session.probe(&*b));
                 self.send(report);
             }
             Err(e) => self.send(Report::Error(format!("probe: {e}"))),
@@ -471,11 +491,31 @@ impl Engine {
 
     /// Empties the hash table and the threads' history tables.
     fn clear_tables(&mut self) {
-        self.table_mut().clear();
-        self.pool.clear();
+        self.session.clear();
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
+        // The `tune` build: a search parameter of the session's game.
+        #[cfg(feature = "tune")]
+        if let Some(spec) = crate::search::params::spec(&name.trim().to_ascii_lowercase()) {
+            let variant = self.variant();
+            let result = match value.and_then(|v| v.trim().parse::<i32>().ok()) {
+                Some(v) => {
+                    self.session.params_mut(variant).set(spec.name, v).map_err(|e| e.to_string())
+                }
+                None => Err(format!(
+                    "bad value '{}' for option '{}' (a number from {} to {})",
+                    excerpt(value.unwrap_or("")),
+                    spec.name,
+                    spec.min,
+                    spec.max
+                )),
+            };
+            if let Err(e) = result {
+                self.send(Report::Error(e));
+            }
+            return;
+        }
         let (spec, value) = match options::parse(name, value, self.dialect.auto_zero) {
             Ok(found) => found,
             Err(OptionError::Unknown(n)) if self.dialect.ignore_unknown_options => {
@@ -499,11 +539,11 @@ impl Engine {
                 let clear = matches!(spec.effect, Effect::SetAndClear(_));
                 // A resized table is empty already; clearing a big one again costs time.
                 if clear && self.settings.hash_mb == old.hash_mb {
-                    self.table_mut().clear();
+                    self.session.table_mut().clear();
                 }
                 self.settings_changed(&old);
                 if clear {
-                    self.pool.clear();
+                    self.session.clear_history();
                 }
             }
         }
@@ -513,7 +553,7 @@ impl Engine {
     fn settings_changed(&mut self, old: &Settings) {
         let new = self.settings.clone();
         if new.hash_mb != old.hash_mb {
-            let table = self.table_mut();
+            let table = self.session.table_mut();
             if table.resize(new.hash_mb).is_err() {
                 let kept = table.megabytes();
                 self.settings.hash_mb = kept;
@@ -524,13 +564,13 @@ impl Engine {
             }
         }
         if new.threads != old.threads
-            && let Err(e) = self.pool.resize(new.threads)
+            && let Err(e) = self.session.set_threads(new.threads)
         {
-            self.settings.threads = self.pool.len();
+            self.settings.threads = self.session.threads();
             self.send(Report::Error(format!(
                 "cannot start {} search threads ({e}); using {}",
                 new.threads,
-                self.pool.len()
+                self.session.threads()
             )));
         }
         if new.variant != old.variant {
@@ -546,7 +586,7 @@ impl Engine {
             // Load the book now, so that a bad path is reported when it is set.
             let variant = self.board.as_ref().map_or(self.variant(), Board::variant);
             let mut reports = Vec::new();
-            self.shelf.load(&new.book, variant, &mut reports);
+            self.session.shelf().load(&new.book, variant, &mut reports);
             reports.into_iter().for_each(|r| self.send(r));
         }
         if new.nnue != old.nnue {
@@ -568,7 +608,7 @@ impl Engine {
     /// or to its default name (`chess.nnue`, `xiangqi.nnue`).
     fn export_net(&mut self, file: Option<String>) {
         let variant = self.board.as_ref().map_or(self.variant(), Board::variant);
-        let Some(net) = crate::nnue::in_use(variant) else {
+        let Some(net) = self.session.nets().get(variant).cloned() else {
             return self.send(Report::Error(format!(
                 "no {} network is in use (Use NNUE is off, or none is embedded)",
                 variant.name()
@@ -604,7 +644,7 @@ impl Engine {
                 Some(net) if net.variant == v => Some(net.clone()),
                 _ => crate::nnue::embedded(v),
             };
-            crate::nnue::install(v, if nnue.on { net } else { None });
+            self.session.nets_mut().set(v, if nnue.on { net } else { None });
         }
         if let Some(net) = loaded.as_ref().filter(|_| nnue.file != old.nnue.file) {
             self.send(Report::Message(format!(
@@ -629,7 +669,7 @@ impl Engine {
                 let previous = self.board.as_ref().map(Board::variant);
                 if previous.is_some_and(|p| p != variant) {
                     // The other game's entries are of no use.
-                    self.table_mut().clear();
+                    self.session.table_mut().clear();
                 }
                 if variant != self.variant() && previous != Some(variant) {
                     self.send(Report::Message(format!(
@@ -705,7 +745,7 @@ impl Engine {
         let fen = board.fen();
         let mut reports = Vec::new();
         let playable = |text: &str| board.parse_move(text).is_ok_and(|m| root.contains(&m));
-        let pick = self.shelf.pick(
+        let pick = self.session.shelf().pick(
             &self.settings.book,
             G::VARIANT,
             &fen,
@@ -720,10 +760,10 @@ impl Engine {
 
     /// Starts a search (or perft, or the static score) of `board` on the search threads and
     /// returns at once. Everything below is compiled for `G`.
-    fn start<G: Inspect>(&mut self, board: G, limits: Limits) {
-        self.table_mut().new_search();
+    fn start<G: Inspect + Networked>(&mut self, board: G, limits: Limits) {
         let side = board.side_to_move().index();
-        let budget = Budget::plan(&limits, side, self.settings.overhead_ms, self.settings.ponder);
+        let (overhead, ponder) = (self.settings.overhead_ms, self.settings.ponder);
+        let budget = self.session.plan(G::VARIANT, &limits, side, overhead, ponder);
         if self.settings.debug {
             let ms = |t: Option<u64>| t.map_or("none".to_string(), |t| format!("{t} ms"));
             self.send(Report::Message(format!(
@@ -732,17 +772,6 @@ impl Engine {
                 ms(budget.hard)
             )));
         }
-        let mut signals = Signals::new(&limits, budget, self.pool.len());
-        let skill = self.settings.strength.skill(G::VARIANT);
-        if let Some(nodes) = skill.node_limit() {
-            signals.cap_nodes(nodes);
-        }
-        if let Some(depth) = skill.depth_limit() {
-            signals.cap_depth(depth);
-        }
-        signals.contempt = self.settings.contempt();
-        signals.idle = self.settings.idle;
-        let signals = Arc::new(signals);
         // Only `ponderhit` bounds a ponder search; until then end of input stops it.
         let unbounded = limits.infinite || limits.is_unbounded();
         let (root, rejected) = pool::root_moves(&board, &limits.searchmoves, &self.banned);
@@ -762,115 +791,56 @@ impl Engine {
         } else {
             None
         };
-        let (sink, done, sig) = (self.sink.clone(), self.done_tx.clone(), signals.clone());
-        if let Some(depth) = limits.perft {
-            self.pool.run_on(
-                0,
-                Box::new(move |_| {
-                    let mut b = board;
-                    let mut total = 0;
-                    for (mv, nodes) in perft_divide(&mut b, depth.max(1)) {
-                        total += nodes;
-                        sink.send(&Report::PerftMove { mv, nodes });
-                    }
-                    sink.send(&Report::PerftTotal { nodes: total });
-                    sig.mark_answered();
-                    let _ = done.send(());
-                }),
-            );
-        } else if let Some(best) = book_move {
-            self.pool.run_on(
-                0,
-                Box::new(move |_| {
-                    sink.send(&Report::Message(format!("book move {best}")));
-                    sig.mark_answered();
-                    let answer = Report::BestMove {
-                        best: Some(best),
-                        ponder: None,
-                        draw: false,
-                        resign: false,
+        let pondering = limits.ponder;
+        let ponder_ends = pondering && !self.ponderhit_queued();
+        let contempt = self.settings.contempt(self.session.params(G::VARIANT).contempt);
+        let job = Job {
+            board,
+            root,
+            limits,
+            budget,
+            view: self.settings.view.clone(),
+            skill: self.settings.strength.skill(G::VARIANT),
+            contempt,
+            idle: self.settings.idle,
+            soft_nodes: None,
+            book: book_move,
+            sink: self.sink.clone(),
+        };
+        let (sink, done, temper) = (self.sink.clone(), self.done_tx.clone(), self.temper.clone());
+        let may_resign = self.settings.resign;
+        // The one answer path: whatever the job was, its outcome is turned into the answer
+        // here, marked as given before it is sent (a `stop` or `ponderhit` read after it
+        // belongs to the next search), and the controller is told.
+        let signals = self.session.start(job, move |outcome, sig| {
+            let answer = match outcome {
+                Outcome::Perft(nodes) => Report::PerftTotal { nodes },
+                Outcome::Move { best, ponder, found } => {
+                    let (draw, resign) = match found {
+                        Some(f) => temper.lock().judge(
+                            f.score,
+                            f.units_per_cp,
+                            f.depth,
+                            sig.contempt,
+                            sig.draw_offered(),
+                            may_resign,
+                        ),
+                        _ => (false, false),
                     };
-                    sink.send(&answer);
-                    let _ = done.send(());
-                }),
-            );
-        } else if root.is_empty() {
-            self.pool.run_on(
-                0,
-                Box::new(move |_| {
-                    let mut legal = MoveList::new();
-                    board.legal_moves(&mut legal);
-                    if legal.is_empty() {
-                        // No legal move: the verdict is the only thing to report.
-                        let score = to_eval::<G>(board.no_move_score(0));
-                        sink.send(&Report::Static { score });
-                    }
-                    sig.wait_until_answerable();
-                    sig.mark_answered();
-                    sink.send(&Report::no_move());
-                    let _ = done.send(());
-                }),
-            );
-        } else if limits.depth == Some(0) {
-            // Depth 0: the quiescence score, and no move.
-            let tt = self.tt.clone();
-            self.pool.run_on(
-                0,
-                Box::new(move |data: &mut ThreadData| {
-                    let score = {
-                        let mut w = Worker::new(board, root, &tt, &sig, 0, data);
-                        to_eval::<G>(w.static_score())
-                    };
-                    drop(tt);
-                    sink.send(&Report::Static { score });
-                    // `go ponder depth 0` answers only after `ponderhit` or `stop`, as every
-                    // pondering search does.
-                    sig.wait_until_answerable();
-                    sig.mark_answered();
-                    sink.send(&Report::no_move());
-                    let _ = done.send(());
-                }),
-            );
-        } else {
-            let temper = self.temper.clone();
-            let may_resign = self.settings.resign;
-            let search = Search {
-                board: board.clone(),
-                root,
-                view: self.settings.view.clone(),
-                tt: self.tt.clone(),
-                signals: signals.clone(),
-                sink: sink.clone(),
-                skill,
+                    Report::BestMove { best, ponder, draw, resign }
+                }
             };
-            self.pool.start(search, move |answer| {
-                sig.wait_until_answerable();
-                let (draw, resign) = temper.lock().judge::<G>(
-                    answer.score,
-                    answer.depth,
-                    sig.contempt,
-                    sig.draw_offered(),
-                    may_resign,
-                );
-                let best = answer.best.map(|m| board.move_text(m));
-                let ponder = answer.best.and_then(|b| {
-                    let mut after = board.clone();
-                    after.make(b);
-                    answer.ponder.filter(|&p| after.is_legal(p)).map(|p| after.move_text(p))
-                });
-                sig.mark_answered();
-                sink.send(&Report::BestMove { best, ponder, draw, resign });
-                let _ = done.send(());
-            });
-        }
+            sig.mark_answered();
+            sink.send(&answer);
+            let _ = done.send(());
+        });
         // At end of input nothing could end an unbounded search or a ponder search, unless
         // its `ponderhit` was read already.
-        let ponder_ends = limits.ponder && !self.ponderhit_queued();
         if self.quitting || (self.eof && (unbounded || ponder_ends)) {
             signals.stop();
         }
         // While only input can end this search, the batch-mode reader must go on reading.
-        self.gate.set_open_ended(unbounded || limits.ponder);
+        self.gate.set_open_ended(unbounded || pondering);
         self.running = Some(Running { signals, unbounded, told_waiting: false });
     }
 }

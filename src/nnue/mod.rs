@@ -7,7 +7,7 @@
 //!
 //! Each game has one network in use at a time, shared by every search thread: the one
 //! embedded in the binary, one loaded by the `EvalFile` option, or none (the classic
-//! evaluation). A search picks it up when it starts.
+//! evaluation). The session owns them ([`Networks`]) and hands each search its game's.
 
 pub mod accumulator;
 pub mod data;
@@ -17,28 +17,59 @@ pub mod simd;
 use crate::game::{Evaluator, Game, Move, Score, Variant};
 use accumulator::Accumulators;
 use network::Network;
-use parking_lot::RwLock;
 use std::sync::Arc;
 
 /// The network each game evaluates with (chess, xiangqi); `None`: the classic evaluation.
-static IN_USE: [RwLock<Option<Arc<Network>>>; 2] = [RwLock::new(None), RwLock::new(None)];
+#[derive(Clone, Default)]
+pub struct Networks([Option<Arc<Network>>; 2]);
 
-fn slot(variant: Variant) -> &'static RwLock<Option<Arc<Network>>> {
-    match variant {
-        Variant::Chess => &IN_USE[0],
-        Variant::Xiangqi => &IN_USE[1],
+impl std::fmt::Debug for Networks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hidden = |v| self.get(v).map(|n| n.hidden);
+        f.debug_struct("Networks")
+            .field("chess", &hidden(Variant::Chess))
+            .field("xiangqi", &hidden(Variant::Xiangqi))
+            .finish()
     }
 }
 
-/// The network `variant` evaluates with now, if any.
-pub fn in_use(variant: Variant) -> Option<Arc<Network>> {
-    slot(variant).read().clone()
+impl Networks {
+    /// The networks built into the binary, where there are any: what the engine and its tools
+    /// start with.
+    pub fn embedded() -> Networks {
+        Networks([embedded(Variant::Chess), embedded(Variant::Xiangqi)])
+    }
+
+    /// No network: the classic evaluation in both games.
+    pub fn classic() -> Networks {
+        Networks::default()
+    }
+
+    /// The network `variant` evaluates with, if any.
+    pub fn get(&self, variant: Variant) -> Option<&Arc<Network>> {
+        self.0[variant.index()].as_ref()
+    }
+
+    /// Makes `net` the network of `variant` (`None`: the classic evaluation).
+    pub fn set(&mut self, variant: Variant, net: Option<Arc<Network>>) {
+        self.0[variant.index()] = net;
+    }
 }
 
-/// Makes `net` the network of `variant` (`None`: the classic evaluation) for every search
-/// started from now on.
-pub fn install(variant: Variant, net: Option<Arc<Network>>) {
-    *slot(variant).write() = net;
+/// A game whose evaluation state reads this module's networks, as both games' do: the way from
+/// the session's [`Networks`] to what a search of that game evaluates with.
+pub trait Networked: Game {
+    /// What a search of this game evaluates with, out of `nets`.
+    fn net_of(nets: &Networks) -> <Self::Eval as Evaluator<Self>>::Net;
+}
+
+impl<G: Game> Networked for G
+where
+    G::Eval: Evaluator<G, Net = Option<Arc<Network>>>,
+{
+    fn net_of(nets: &Networks) -> Option<Arc<Network>> {
+        nets.get(G::VARIANT).cloned()
+    }
 }
 
 /// The networks built into the binary, by game, from `nets/` (README, Networks, says how each
@@ -65,14 +96,6 @@ pub fn embedded(variant: Variant) -> Option<Arc<Network>> {
     nets.iter().find(|(v, _)| *v == variant).map(|(_, net)| net.clone())
 }
 
-/// Makes the embedded networks (where there are any) the ones in use: what the engine and
-/// its tools start with.
-pub fn install_embedded() {
-    for v in [Variant::Chess, Variant::Xiangqi] {
-        install(v, embedded(v));
-    }
-}
-
 /// The file name of `variant`'s embedded network, as `export_net` writes it by default.
 pub fn default_name(variant: Variant) -> &'static str {
     match variant {
@@ -83,7 +106,7 @@ pub fn default_name(variant: Variant) -> &'static str {
 
 /// What `compiler` prints: version, compiler, target, profile, and the vector path the CPU
 /// selected, with the networks in use.
-pub fn compiler_text() -> String {
+pub fn compiler_text(nets: &Networks) -> String {
     let mut out = format!(
         "Chariot {} built by {} for {} ({} profile)\nSIMD: {} (this CPU supports {})",
         env!("CARGO_PKG_VERSION"),
@@ -94,7 +117,7 @@ pub fn compiler_text() -> String {
         simd::detect().name(),
     );
     for v in [Variant::Chess, Variant::Xiangqi] {
-        let net = match in_use(v) {
+        let net = match nets.get(v) {
             Some(net) => format!("network with {} hidden neurons", net.hidden),
             None => "classic evaluation".to_string(),
         };
@@ -110,7 +133,7 @@ const MAX_FILE_BYTES: u64 = 16 << 20;
 /// Reads a network file.
 pub fn load(path: &str) -> Result<Network, String> {
     // Errors quote at most an excerpt of the path: it comes from input.
-    let name = crate::report::excerpt(path);
+    let name = crate::text::excerpt(path);
     // Only a regular file of a network's size is read: a device or a pipe named by mistake
     // must not block the session or fill the memory.
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{name}': {e}"))?;
@@ -124,15 +147,6 @@ pub fn load(path: &str) -> Result<Network, String> {
     Network::from_bytes(&bytes).map_err(|e| format!("'{name}': {e}"))
 }
 
-/// The evaluation of `board`: by the network in use, computed from scratch, or by
-/// `classic` when there is none. What [`Game::evaluate`] answers.
-pub fn evaluate<G: Game>(board: &G, classic: impl FnOnce(&G) -> Score) -> Score {
-    match in_use(G::VARIANT) {
-        Some(net) => accumulator::evaluate_fresh(&net, board),
-        None => classic(board),
-    }
-}
-
 /// A game's evaluation state: its classic evaluator `C`, or the network's accumulators, as
 /// the network in use was when the search began.
 #[derive(Clone)]
@@ -143,22 +157,21 @@ pub enum Hybrid<C> {
     Nnue(Box<Accumulators>),
 }
 
-impl<G: Game, C: Evaluator<G>> Evaluator<G> for Hybrid<C> {
-    fn new(board: &G) -> Self {
-        match in_use(G::VARIANT) {
-            Some(net) => Hybrid::Nnue(Box::new(Accumulators::new(net, board))),
-            None => Hybrid::Classic(C::new(board)),
+impl<G: Game, C: Evaluator<G, Net = ()>> Evaluator<G> for Hybrid<C> {
+    /// The network, or none for the classic evaluation.
+    type Net = Option<Arc<Network>>;
+
+    fn new(board: &G, net: &Option<Arc<Network>>) -> Self {
+        match net {
+            Some(net) => Hybrid::Nnue(Box::new(Accumulators::new(net.clone(), board))),
+            None => Hybrid::Classic(C::new(board, &())),
         }
     }
 
     fn reset(&mut self, board: &G) {
-        let net = in_use(G::VARIANT);
-        match (&mut *self, net) {
-            (Hybrid::Nnue(acc), Some(net)) if Arc::ptr_eq(acc.network(), &net) => {
-                acc.refresh(board)
-            }
-            (Hybrid::Classic(c), None) => c.reset(board),
-            _ => *self = <Self as Evaluator<G>>::new(board),
+        match self {
+            Hybrid::Nnue(acc) => acc.refresh(board),
+            Hybrid::Classic(c) => c.reset(board),
         }
     }
 

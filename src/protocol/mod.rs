@@ -10,9 +10,10 @@ pub mod reader;
 pub mod ucci;
 pub mod uci;
 
-use crate::command::{Command, Dialect, Start};
+use crate::command::{BenchArgs, BenchLimit, BenchPositions, Command, Dialect, Start};
 use crate::game::{Style, Variant};
-use crate::report::{Report, Sink, excerpt};
+use crate::report::{Report, Sink};
+use crate::text::excerpt;
 use output::Output;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering::Relaxed};
 
@@ -195,7 +196,77 @@ fn parse_shared(word: &str, args: &[&str]) -> Result<Command, ParseError> {
         "flip" => Command::Flip,
         "export_net" => Command::ExportNet(args.first().map(|s| s.to_string())),
         "compiler" => Command::Compiler,
+        "bench" => Command::Bench(parse_bench(args)?),
+        "speedtest" => parse_speedtest(args)?,
         other => return Err(ParseError::Unknown(other.to_string())),
+    })
+}
+
+/// The bench's default depth and hash table, as `chariot bench` uses them.
+const BENCH_DEPTH: u32 = 9;
+const BENCH_HASH_MB: usize = 16;
+
+/// `bench [hash] [threads] [limit] [fenfile] [limittype]`, as Stockfish reads them: each
+/// argument may be left off from the right; `fenfile` is `default`, `current` or a path;
+/// `limittype` is `depth`, `nodes` or `movetime`.
+fn parse_bench(args: &[&str]) -> Result<BenchArgs, ParseError> {
+    let number = |i: usize, what: &str| -> Result<Option<u64>, ParseError> {
+        match args.get(i) {
+            None => Ok(None),
+            Some(w) => w.parse::<u64>().map(Some).map_err(|_| {
+                ParseError::Malformed(format!("bench: '{}' is no {what}", excerpt(w)))
+            }),
+        }
+    };
+    let hash_mb = number(0, "hash size in MB")?.map_or(BENCH_HASH_MB, |h| h.max(1) as usize);
+    let threads = number(1, "thread count")?.map_or(1, |t| t.max(1) as usize);
+    let limit = number(2, "limit")?;
+    let positions = match args.get(3).copied() {
+        None | Some("default") => BenchPositions::Builtin,
+        Some("current") => BenchPositions::Current,
+        Some(path) => BenchPositions::File(path.to_string()),
+    };
+    let limit = match args.get(4).copied() {
+        None | Some("depth") => {
+            BenchLimit::Depth(limit.map_or(BENCH_DEPTH, |d| d.clamp(1, 200) as u32))
+        }
+        Some("nodes") => BenchLimit::Nodes(limit.unwrap_or(1_000_000).max(1)),
+        Some("movetime") => BenchLimit::Movetime(limit.unwrap_or(1000).max(1)),
+        Some(other) => {
+            return Err(ParseError::Malformed(format!(
+                "bench: limit type '{}' is not depth, nodes or movetime",
+                excerpt(other)
+            )));
+        }
+    };
+    if args.len() > 5 {
+        return Err(ParseError::Malformed(format!(
+            "bench takes at most five arguments (hash threads limit fenfile limittype), not '{}'",
+            excerpt(&args[5..].join(" "))
+        )));
+    }
+    Ok(BenchArgs { hash_mb, threads, limit, positions })
+}
+
+/// `speedtest [threads] [hash] [seconds]`, as Stockfish reads them.
+fn parse_speedtest(args: &[&str]) -> Result<Command, ParseError> {
+    let number = |i: usize, what: &str| -> Result<Option<u64>, ParseError> {
+        match args.get(i) {
+            None => Ok(None),
+            Some(w) => w.parse::<u64>().map(|n| Some(n.max(1))).map_err(|_| {
+                ParseError::Malformed(format!("speedtest: '{}' is no {what}", excerpt(w)))
+            }),
+        }
+    };
+    if args.len() > 3 {
+        return Err(ParseError::Malformed(
+            "speedtest takes at most three arguments (threads hash seconds)".into(),
+        ));
+    }
+    Ok(Command::Speedtest {
+        threads: number(0, "thread count")?.map(|n| n as usize),
+        hash_mb: number(1, "hash size in MB")?.map(|n| n as usize),
+        seconds: number(2, "number of seconds")?,
     })
 }
 

@@ -26,6 +26,8 @@ Chariot speaks UCCI (xiangqi). Commands:
   export_net [file]            write the network in use (default: its own name)
   compiler                     how the binary was built, and its SIMD path
   probe startpos|fen <fen> [moves <m>...]  what the hash table holds for that position
+  bench [hash threads limit fenfile limittype]  the search's signature: <nodes> nodes <nps> nps
+  speedtest [threads hash seconds]  the speed as users run it
   help                         this list
   quit                         leave (answers bye)";
 
@@ -191,6 +193,15 @@ pub fn format(report: &Report) -> String {
                     line.push_str(&format!(" default {d}"));
                 }
                 lines.push(line);
+            }
+            // The `tune` build: every search parameter of the game, for a tuner to set.
+            #[cfg(feature = "tune")]
+            for p in crate::search::params::SPECS {
+                let (min, max, value) = (p.min, p.max, p.value(*variant));
+                lines.push(format!(
+                    "option {} type spin min {min} max {max} default {value}",
+                    p.name
+                ));
             }
             lines.push("ucciok".to_string());
             lines.join("\n")

@@ -27,6 +27,8 @@ const COMMANDS: &[&str] = &[
     "export_net",
     "compiler",
     "genfens",
+    "bench",
+    "speedtest",
 ];
 
 /// The commands, for `help`.
@@ -47,6 +49,8 @@ Chariot speaks UCI (chess; xiangqi with UCI_Variant xiangqi). Commands:
   flip                         mirror the position (colours swapped)
   export_net [file]            write the network in use (default: its own name)
   compiler                     how the binary was built, and its SIMD path
+  bench [hash threads limit fenfile limittype]  the search's signature: <nodes> nodes <nps> nps
+  speedtest [threads hash seconds]  the speed as users run it
   genfens <n> seed <s> book <file|None> [dfrc]  n verified chess starts (OpenBench datagen)
   help                         this list
   quit                         leave";
@@ -306,6 +310,15 @@ pub fn format(report: &Report) -> String {
                     line.push_str(&format!(" {range}"));
                 }
                 lines.push(line);
+            }
+            // The `tune` build: every search parameter of the game, for a tuner to set.
+            #[cfg(feature = "tune")]
+            for p in crate::search::params::SPECS {
+                let (min, max, value) = (p.min, p.max, p.value(*variant));
+                lines.push(format!(
+                    "option name {} type spin default {value} min {min} max {max}",
+                    p.name
+                ));
             }
             lines.push("uciok".to_string());
             lines.join("\n")

@@ -14,11 +14,6 @@ use crate::game::{Game, Move, Score};
 /// in proportion to how far from it the score still is ("gravity"), so a score that has been
 /// high for long falls quickly once its move stops cutting off.
 pub const HISTORY_MAX: i32 = 16_384;
-/// The bonus of a cut-off at depth `d` is `HISTORY_BONUS_SLOPE · d − HISTORY_BONUS_OFFSET`, at
-/// most `HISTORY_BONUS_CAP`; the quiet moves tried before it lose as much.
-const HISTORY_BONUS_SLOPE: i32 = 300;
-const HISTORY_BONUS_OFFSET: i32 = 250;
-const HISTORY_BONUS_CAP: i32 = 2_000;
 /// Piece-square pairs of the largest game (xiangqi: 14 coloured pieces on 90 squares): the
 /// index space of tables keyed by a moving piece and its target.
 const PIECE_SQUARES: usize = 14 * 90;
@@ -32,15 +27,11 @@ const NO_CAPTURE: usize = CAPTURED_SLOTS - 1;
 pub const NO_PIECE_SQUARE: usize = PIECE_SQUARES;
 
 /// Correction history: entries per side (a power of two, indexed by the pawn key); the
-/// fixed-point scale of an entry; the weight of a new observation at depth `d`,
-/// `min(d + 1, CORRECTION_WEIGHT_MAX)` out of `CORRECTION_WEIGHT_SCALE`.
+/// fixed-point scale of an entry; the scale of an observation's weight (the search's
+/// parameters set the weight).
 const CORRECTION_ENTRIES: usize = 16_384;
 const CORRECTION_GRAIN: i32 = 256;
-const CORRECTION_WEIGHT_MAX: i32 = 16;
 const CORRECTION_WEIGHT_SCALE: i32 = 256;
-
-/// At the start of each search, every score is divided by this.
-const HISTORY_AGE_DIVISOR: i32 = 2;
 
 /// The history tables of one search thread.
 pub struct History {
@@ -116,17 +107,18 @@ impl History {
         zero(&mut self.pawn_correction);
     }
 
-    /// Halves every score: called as each search starts, so that what was learned moves ago
-    /// counts less than what the search learns now, and scores that rose to the cap become
-    /// distinguishable again.
-    pub fn age(&mut self) {
+    /// Divides every score by `divisor`: called as each search starts, so that what was
+    /// learned moves ago counts less than what the search learns now, and scores that rose to
+    /// the cap become distinguishable again.
+    pub fn age(&mut self, divisor: i32) {
+        let divisor = divisor.max(1);
         // Two loops, not one over a chain of both: each vectorises, the chain would not.
-        self.butterfly.iter_mut().for_each(|h| *h /= HISTORY_AGE_DIVISOR);
-        self.capture.iter_mut().for_each(|h| *h /= HISTORY_AGE_DIVISOR);
+        self.butterfly.iter_mut().for_each(|h| *h /= divisor);
+        self.capture.iter_mut().for_each(|h| *h /= divisor);
         // Only chunks already written are written again, for the reason given at `clear`.
         for chunk in self.continuation.chunks_mut(SPARSE_CHUNK) {
             if !all_zero(chunk) {
-                chunk.iter_mut().for_each(|h| *h /= HISTORY_AGE_DIVISOR as i16);
+                chunk.iter_mut().for_each(|h| *h /= divisor as i16);
             }
         }
     }
@@ -137,11 +129,10 @@ impl History {
         self.butterfly[side * Move::INDEX_SPACE + m.index()]
     }
 
-    /// Updates the score of quiet move `m` by `side` after a cut-off at `depth`: up when `m`
+    /// Updates the score of quiet move `m` by `side` by the cut-off's `bonus`: up when `m`
     /// cut off, down when it was tried before the move that did.
     #[inline]
-    pub fn update_quiet(&mut self, side: usize, m: Move, depth: i32, good: bool) {
-        let b = bonus(depth);
+    pub fn update_quiet(&mut self, side: usize, m: Move, b: i32, good: bool) {
         gravity(
             &mut self.butterfly[side * Move::INDEX_SPACE + m.index()],
             if good { b } else { -b },
@@ -160,8 +151,7 @@ impl History {
     /// Updates the continuation history of a quiet move with piece-square `ps` after the
     /// moves `earlier`, as [`History::update_quiet`] does its butterfly score.
     #[inline]
-    pub fn update_continuation(&mut self, ps: usize, earlier: [usize; 2], depth: i32, good: bool) {
-        let b = bonus(depth);
+    pub fn update_continuation(&mut self, ps: usize, earlier: [usize; 2], b: i32, good: bool) {
         for e in earlier {
             if e != NO_PIECE_SQUARE {
                 let entry = &mut self.continuation[e * PIECE_SQUARES + ps];
@@ -179,11 +169,10 @@ impl History {
         self.capture[key]
     }
 
-    /// Updates the capture history of the move with [`capture_key`] `key` after a cut-off at
-    /// `depth`: up when it cut off, down when it was tried before the move that did.
+    /// Updates the capture history of the move with [`capture_key`] `key` by a cut-off's
+    /// bonus `b`: up when it cut off, down when it was tried before the move that did.
     #[inline]
-    pub fn update_capture(&mut self, key: usize, depth: i32, good: bool) {
-        let b = bonus(depth);
+    pub fn update_capture(&mut self, key: usize, b: i32, good: bool) {
         gravity(&mut self.capture[key], if good { b } else { -b });
     }
 
@@ -193,19 +182,18 @@ impl History {
         self.pawn_correction[correction_index(side, pawn_key)] / CORRECTION_GRAIN
     }
 
-    /// Learns that a search at `depth` found the static evaluation off by `error` (the score
-    /// minus the static evaluation), the correction staying within `±limit`.
+    /// Learns that a search found the static evaluation off by `error` (the score minus the
+    /// static evaluation), with `weight` out of 256, the correction staying within `±limit`.
     #[inline]
     pub fn update_correction(
         &mut self,
         side: usize,
         pawn_key: u64,
-        depth: i32,
+        weight: i32,
         error: Score,
         limit: Score,
     ) {
         let entry = &mut self.pawn_correction[correction_index(side, pawn_key)];
-        let weight = (depth + 1).min(CORRECTION_WEIGHT_MAX);
         let target = error.clamp(-limit, limit) * CORRECTION_GRAIN;
         *entry = (*entry * (CORRECTION_WEIGHT_SCALE - weight) + target * weight)
             / CORRECTION_WEIGHT_SCALE;
@@ -217,12 +205,6 @@ impl History {
         let (i, &v) = self.butterfly.iter().enumerate().max_by_key(|&(_, v)| *v).unwrap_or((0, &0));
         (i / Move::INDEX_SPACE, Move::from_raw((i % Move::INDEX_SPACE) as u16), v)
     }
-}
-
-/// The size of a history update after a cut-off at `depth`.
-#[inline]
-fn bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS_SLOPE * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_CAP)
 }
 
 /// Moves `entry` by `delta`, less the nearer it already is to the bound `delta` points to: the
@@ -242,18 +224,21 @@ fn correction_index(side: usize, key: u64) -> usize {
 mod tests {
     use super::*;
 
+    /// The largest history bonus of the search's parameters.
+    const BONUS: i32 = crate::search::params::Params::CHESS.history_cap;
+
     #[test]
     fn gravity_keeps_scores_within_bounds() {
         let mut h = 0;
         for _ in 0..1000 {
-            gravity(&mut h, bonus(40));
+            gravity(&mut h, BONUS);
         }
         assert!(h > HISTORY_MAX - 100 && h <= HISTORY_MAX, "saturates below the bound: {h}");
         let high = h;
-        gravity(&mut h, -bonus(10));
-        assert!(high - h > bonus(10), "a high score falls faster than a low one rises: {h}");
+        gravity(&mut h, -BONUS);
+        assert!(high - h > BONUS, "a high score falls faster than a low one rises: {h}");
         for _ in 0..1000 {
-            gravity(&mut h, -bonus(40));
+            gravity(&mut h, -BONUS);
         }
         assert!((-HISTORY_MAX..-HISTORY_MAX + 100).contains(&h), "and the same below: {h}");
     }

@@ -16,6 +16,7 @@
 pub mod history;
 pub mod movepick;
 mod node;
+pub mod params;
 pub mod pool;
 mod root;
 pub mod signals;
@@ -28,6 +29,7 @@ use crate::game::{Evaluator, Game, MATE, MATE_BOUND, MAX_PLY, Move, Score};
 use crate::report::Eval;
 use history::History;
 use movepick::Moves;
+use params::Params;
 use signals::Signals;
 use stack::Stack;
 use tt::Table;
@@ -205,10 +207,15 @@ pub struct Worker<'a, G: Game> {
     /// Set when a score below the current node came from a rule verdict that depends on the
     /// path (who checked or chased in a repetition cycle).
     path_dependent: bool,
+    /// The base late-move reductions of the session's parameters (the `tune` build; a normal
+    /// build's are a constant table per game).
+    #[cfg(feature = "tune")]
+    lmr: Box<node::LmrTable>,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
-    /// A worker searching `board` restricted to `root_moves`, with the thread's `data`.
+    /// A worker searching `board` restricted to `root_moves`, with the thread's `data`,
+    /// evaluating with `net`.
     pub fn new(
         board: G,
         root_moves: Vec<Move>,
@@ -216,11 +223,16 @@ impl<'a, G: Game> Worker<'a, G> {
         signals: &'a Signals,
         id: usize,
         data: &'a mut ThreadData,
+        net: &<G::Eval as Evaluator<G>>::Net,
     ) -> Self {
         data.stack.reset();
-        data.history.age();
+        #[cfg(feature = "tune")]
+        let params = *signals.params.as_ref().unwrap_or(Params::of(G::VARIANT));
+        #[cfg(not(feature = "tune"))]
+        let params = Params::of(G::VARIANT);
+        data.history.age(params.history_age_divisor);
         Worker {
-            eval: G::Eval::new(&board),
+            eval: G::Eval::new(&board, net),
             board,
             tt,
             signals,
@@ -237,6 +249,43 @@ impl<'a, G: Game> Worker<'a, G> {
             reply: Move::NONE,
             busy_since: std::time::Instant::now(),
             path_dependent: false,
+            #[cfg(feature = "tune")]
+            lmr: Box::new(node::LmrTable::new(&params)),
+        }
+    }
+
+    /// The search's parameters: in a normal build the game's constants, which the compiler
+    /// folds into the code; in the `tune` build the set the session gave the search.
+    #[inline(always)]
+    fn params(&self) -> &Params {
+        #[cfg(feature = "tune")]
+        {
+            self.signals.params.as_ref().unwrap_or(Params::of(G::VARIANT))
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            Params::of(G::VARIANT)
+        }
+    }
+
+    /// The base late-move reduction at `depth` for the move with index `i`.
+    #[inline]
+    fn lmr_base(&self, depth: i32, i: usize) -> i32 {
+        #[cfg(feature = "tune")]
+        {
+            self.lmr.get(depth, i)
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            use std::sync::LazyLock;
+            static CHESS: LazyLock<node::LmrTable> =
+                LazyLock::new(|| node::LmrTable::new(&Params::CHESS));
+            static XIANGQI: LazyLock<node::LmrTable> =
+                LazyLock::new(|| node::LmrTable::new(&Params::XIANGQI));
+            match G::VARIANT {
+                crate::game::Variant::Chess => CHESS.get(depth, i),
+                crate::game::Variant::Xiangqi => XIANGQI.get(depth, i),
+            }
         }
     }
 

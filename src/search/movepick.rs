@@ -14,14 +14,12 @@
 use super::history::{History, NO_PIECE_SQUARE, capture_key, piece_square};
 use crate::game::{Game, MAX_MOVES, Move, MoveList};
 
-/// A capture's order is `CAPTURE_VICTIM_WEIGHT · mvv_lva + capture history`: the victim counts
-/// most, but a capture that keeps failing can fall behind one of a slightly smaller victim.
-const CAPTURE_VICTIM_WEIGHT: i32 = 512;
-
-/// The order of tactical move `m`.
+/// The order of tactical move `m`: `victim_weight · mvv_lva + capture history`, so that the
+/// victim counts most, but a capture that keeps failing can fall behind one of a slightly
+/// smaller victim (`capture_victim_weight` of the search's parameters).
 #[inline]
-fn capture_score<G: Game>(board: &G, history: &History, m: Move) -> i32 {
-    CAPTURE_VICTIM_WEIGHT * board.mvv_lva(m) + history.capture(capture_key(board, m))
+fn capture_score<G: Game>(board: &G, history: &History, victim_weight: i32, m: Move) -> i32 {
+    victim_weight * board.mvv_lva(m) + history.capture(capture_key(board, m))
 }
 
 /// How many losing captures a main-search picker defers to the end; any beyond are served in
@@ -81,6 +79,8 @@ pub struct Picker {
     empty: bool,
     /// Whether captures that lose material wait until after the quiet moves (main search).
     defer_bad: bool,
+    /// The weight of a capture's victim against its capture history.
+    victim_weight: i32,
     /// The quiet moves left are to be skipped (late move pruning).
     skip_quiets: bool,
     /// The deferred losing captures, `bad[next_bad..bad_len]` still to serve.
@@ -99,8 +99,9 @@ impl Picker {
         tt_move: Move,
         killers: [Move; 2],
         earlier: [usize; 2],
+        victim_weight: i32,
     ) -> Picker {
-        let mut picker = Picker::new(Stage::Hash, tt_move, killers, earlier, true);
+        let mut picker = Picker::new(Stage::Hash, tt_move, killers, earlier, true, victim_weight);
         if tt_move.is_none() {
             // Without a hash move, generating now also tells whether there is any move.
             picker.generate(room, board, history);
@@ -118,6 +119,7 @@ impl Picker {
         board: &G,
         history: &History,
         in_check: bool,
+        victim_weight: i32,
     ) -> Picker {
         room.list.clear();
         if in_check {
@@ -126,14 +128,24 @@ impl Picker {
             board.legal_captures(&mut room.list);
         }
         for (i, &m) in room.list.iter().enumerate() {
-            room.scores[i] =
-                if board.is_tactical(m) { capture_score(board, history, m) } else { i32::MIN };
+            room.scores[i] = if board.is_tactical(m) {
+                capture_score(board, history, victim_weight, m)
+            } else {
+                i32::MIN
+            };
         }
         let none = [Move::NONE; 2];
         Picker {
             captures: room.list.len(),
             empty: room.list.is_empty(),
-            ..Picker::new(Stage::Captures, Move::NONE, none, [NO_PIECE_SQUARE; 2], false)
+            ..Picker::new(
+                Stage::Captures,
+                Move::NONE,
+                none,
+                [NO_PIECE_SQUARE; 2],
+                false,
+                victim_weight,
+            )
         }
     }
 
@@ -145,6 +157,7 @@ impl Picker {
         killers: [Move; 2],
         earlier: [usize; 2],
         defer_bad: bool,
+        victim_weight: i32,
     ) -> Picker {
         Picker {
             stage,
@@ -155,6 +168,7 @@ impl Picker {
             earlier,
             empty: false,
             defer_bad,
+            victim_weight,
             skip_quiets: false,
             bad: [Move::NONE; MAX_BAD_CAPTURES],
             bad_len: 0,
@@ -171,7 +185,8 @@ impl Picker {
         for i in 0..moves.len() {
             if board.is_tactical(moves[i]) {
                 moves.swap(captures, i);
-                room.scores[captures] = capture_score(board, history, moves[captures]);
+                room.scores[captures] =
+                    capture_score(board, history, self.victim_weight, moves[captures]);
                 captures += 1;
             }
         }
@@ -380,7 +395,16 @@ mod tests {
     }
 
     fn main_picker(board: &Chess, history: &History, room: &mut Moves) -> Picker {
-        Picker::main(room, board, history, Move::NONE, [Move::NONE; 2], [NO_PIECE_SQUARE; 2])
+        let weight = crate::search::params::Params::CHESS.capture_victim_weight;
+        Picker::main(
+            room,
+            board,
+            history,
+            Move::NONE,
+            [Move::NONE; 2],
+            [NO_PIECE_SQUARE; 2],
+            weight,
+        )
     }
 
     #[test]

@@ -4,87 +4,46 @@
 use super::Worker;
 use super::history::{NO_PIECE_SQUARE, capture_key, piece_square};
 use super::movepick::Picker;
+use super::params::Params;
 use super::tt::Bound;
 use crate::game::{DRAW, Game, INFINITE, MATE, MATE_BOUND, MAX_PLY, Move, Score};
 
-/// Reverse futility pruning: the deepest depth it applies at, and its margin per ply.
-const RFP_DEPTH: i32 = 6;
-const RFP_MARGIN: Score = 90;
-/// Null-move pruning: the shallowest depth it applies at, and its base reduction.
-const NMP_DEPTH: i32 = 3;
-const NMP_BASE: i32 = 3;
-/// Quiescence search: captures whose exchange is worth less than this are skipped.
-const QS_SEE_MARGIN: Score = 0;
 /// How many quiet moves a node remembers having searched, to lower their history when a later
 /// one cuts off.
 const MAX_QUIETS: usize = 64;
 /// How many tactical moves a node remembers having searched, for the same reason.
 const MAX_CAPTURES: usize = 32;
-/// Correction history: the largest correction of the static evaluation, in centipawns.
-const CORRECTION_LIMIT_CP: Score = 64;
-
-/// Internal iterative reduction: the shallowest depth it applies at.
-const IIR_DEPTH: i32 = 4;
-
-/// Late move pruning: the deepest depth it applies at; see [`lmp_count`].
-const LMP_DEPTH: i32 = 8;
 
 /// Late move pruning: how many quiet moves a node at `depth` searches before it skips the
 /// quiet moves left; half as many when the static evaluation is not improving.
 #[inline]
-fn lmp_count(depth: i32, improving: bool) -> usize {
-    ((3 + depth * depth) / (2 - i32::from(improving))) as usize
+fn lmp_count(p: &Params, depth: i32, improving: bool) -> usize {
+    ((p.lmp_base + depth * depth) / (2 - i32::from(improving))) as usize
 }
 
-/// SEE pruning: the deepest depth, and how much material per ply (captures) or per ply
-/// squared (quiet moves) a move may lose in the exchange and still be searched, in centipawns.
-const SEE_PRUNE_DEPTH: i32 = 8;
-const SEE_CAPTURE_MARGIN_CP: Score = 100;
-const SEE_QUIET_MARGIN_CP: Score = 25;
+/// The base late-move reductions of a parameter set, by depth and move number (each below 64):
+/// `lmr_base + ln(depth) · ln(move number) / lmr_divisor` plies, so that deep nodes and late
+/// moves are reduced more, both slowly.
+pub(super) struct LmrTable([[u8; 64]; 64]);
 
-/// ProbCut: the shallowest depth, how far above beta (centipawns) a capture must score in a
-/// search this many plies shallower to cut the node off.
-const PROBCUT_DEPTH: i32 = 5;
-const PROBCUT_MARGIN_CP: Score = 200;
-const PROBCUT_REDUCTION: i32 = 4;
-
-/// Late move reductions: the shallowest depth, and the number of moves searched in full first.
-const LMR_DEPTH: i32 = 3;
-const LMR_MOVES: usize = 3;
-/// The base reduction is `LMR_BASE + ln(depth) · ln(move number) / LMR_DIVISOR` plies: deep
-/// nodes and late moves are reduced more, both slowly.
-const LMR_BASE: f64 = 0.75;
-const LMR_DIVISOR: f64 = 2.25;
-/// A quiet move's history (butterfly plus continuation) lowers or raises its reduction by one
-/// ply per this much.
-const LMR_HISTORY_DIVISOR: i32 = 8_192;
-
-/// The base late-move reduction for a depth and a move number, each below 64.
-fn lmr_base(depth: i32, i: usize) -> i32 {
-    static TABLE: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
+impl LmrTable {
+    pub(super) fn new(p: &Params) -> Self {
+        let (base, divisor) = (f64::from(p.lmr_base) / 100.0, f64::from(p.lmr_divisor) / 100.0);
         let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (i, r) in row.iter_mut().enumerate().skip(1) {
-                let x = LMR_BASE + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR;
+                let x = base + (d as f64).ln() * (i as f64).ln() / divisor;
                 *r = x.max(0.0) as u8;
             }
         }
-        t
-    });
-    i32::from(TABLE[depth.clamp(0, 63) as usize][i.min(63)])
+        LmrTable(t)
+    }
+
+    #[inline]
+    pub(super) fn get(&self, depth: i32, i: usize) -> i32 {
+        i32::from(self.0[depth.clamp(0, 63) as usize][i.min(63)])
+    }
 }
-
-/// Late move reductions: a ply more once the nodes a ply below this node and its siblings have
-/// cut off more than this many times: moves at this ply are refuted easily here (Stockfish's
-/// cut-off count).
-const LMR_CUTOFFS: u32 = 3;
-
-/// Singular extension: the shallowest depth, how much shallower the table's bound may be, and
-/// how far below the table's score (centipawns per ply of depth) every other move must stay for
-/// the table's move to count as the only good one.
-const SE_DEPTH: i32 = 8;
-const SE_TT_DEPTH_SLACK: i32 = 3;
-const SE_MARGIN_CP: Score = 2;
 
 /// The kind of a node, as a type: the search is compiled once per kind, with no flag tests.
 pub(super) trait NodeKind {
@@ -192,7 +151,7 @@ impl<G: Game> Worker<'_, G> {
         // Step 3b. Internal iterative reduction: a node the table knows no move for is likely
         // new to the search and badly ordered; search it a ply shallower, and the next
         // iteration finds it with a move.
-        if depth >= IIR_DEPTH && tt_move.is_none() && !singular_search {
+        if depth >= self.params().iir_depth && tt_move.is_none() && !singular_search {
             depth -= 1;
         }
 
@@ -220,8 +179,8 @@ impl<G: Game> Worker<'_, G> {
             // which zugzwang makes false: a search for a mate's proof (`go mate`) does without.
             // Step 5. Reverse futility pruning: far above beta with little depth left.
             if !self.signals.proof_search()
-                && depth <= RFP_DEPTH
-                && eval - RFP_MARGIN * depth >= beta
+                && depth <= self.params().rfp_depth
+                && eval - self.params().rfp_margin * depth >= beta
                 && beta.abs() < MATE_BOUND
             {
                 // Halfway to beta: the evaluation's margin above the bar is an estimate.
@@ -233,12 +192,12 @@ impl<G: Game> Worker<'_, G> {
             let after_null = self.data.stack[ply - 1].mv.is_none();
             if !self.signals.proof_search()
                 && !after_null
-                && depth >= NMP_DEPTH
+                && depth >= self.params().nmp_depth
                 && eval >= beta
                 && beta.abs() < MATE_BOUND
                 && self.board.has_null_material()
             {
-                let r = NMP_BASE + depth / 4;
+                let r = self.params().nmp_base + depth / self.params().nmp_depth_divisor;
                 self.play_null(ply);
                 let score = -self.negamax::<NonPv>(-beta, -beta + 1, depth - 1 - r, ply + 1);
                 self.take_back_null();
@@ -253,16 +212,19 @@ impl<G: Game> Worker<'_, G> {
             // Step 6b. ProbCut: a capture that wins enough to stay well above beta in a
             // shallower search would almost surely cut off in the full one. Not when the table
             // already says the node scores below that bar at about this depth.
-            let pc_beta = beta + PROBCUT_MARGIN_CP * G::UNITS_PER_CP;
+            let pc_beta = beta + self.params().probcut_margin;
+            let pc_reduction = self.params().probcut_reduction;
             let table_says_no = hit.is_some_and(|h| {
-                h.depth > depth - PROBCUT_REDUCTION && h.score < pc_beta && h.bound != Bound::Lower
+                h.depth > depth - pc_reduction && h.score < pc_beta && h.bound != Bound::Lower
             });
-            if depth >= PROBCUT_DEPTH && beta.abs() < MATE_BOUND && !table_says_no {
+            if depth >= self.params().probcut_depth && beta.abs() < MATE_BOUND && !table_says_no {
+                let victim_weight = self.params().capture_victim_weight;
                 let mut picker = Picker::quiescence(
                     &mut self.data.moves[ply],
                     &self.board,
                     &self.data.history,
                     false,
+                    victim_weight,
                 );
                 while let Some(m) =
                     picker.next_move(&mut self.data.moves[ply], &self.board, &self.data.history)
@@ -276,7 +238,7 @@ impl<G: Game> Worker<'_, G> {
                         score = -self.negamax::<NonPv>(
                             -pc_beta,
                             -pc_beta + 1,
-                            depth - PROBCUT_REDUCTION,
+                            depth - pc_reduction,
                             ply + 1,
                         );
                     }
@@ -299,13 +261,13 @@ impl<G: Game> Worker<'_, G> {
         if let Some(h) = hit
             && !singular_search
             && !tt_move.is_none()
-            && depth >= SE_DEPTH
-            && h.depth >= depth - SE_TT_DEPTH_SLACK
+            && depth >= self.params().se_depth
+            && h.depth >= depth - self.params().se_tt_depth_slack
             && h.bound != Bound::Upper
             && h.score.abs() < MATE_BOUND
-            && ply < 2 * self.depth_in_progress.max(1) as usize
+            && ply < (self.params().se_ply_factor * self.depth_in_progress.max(1)) as usize
         {
-            let s_beta = h.score - SE_MARGIN_CP * depth * G::UNITS_PER_CP;
+            let s_beta = h.score - self.params().se_margin * depth;
             self.data.stack[ply].excluded = tt_move;
             let score = self.node::<NonPv>(s_beta - 1, s_beta, (depth - 1) / 2, ply);
             self.data.stack[ply].excluded = Move::NONE;
@@ -324,6 +286,7 @@ impl<G: Game> Worker<'_, G> {
         // Step 7. The move loop, in the picker's order.
         let killers = self.data.stack[ply].killers;
         let earlier = self.earlier_moves(ply);
+        let victim_weight = self.params().capture_victim_weight;
         let mut picker = Picker::main(
             &mut self.data.moves[ply],
             &self.board,
@@ -331,6 +294,7 @@ impl<G: Game> Worker<'_, G> {
             tt_move,
             killers,
             earlier,
+            victim_weight,
         );
         if picker.is_empty() {
             return self.board.no_move_score(ply);
@@ -360,21 +324,25 @@ impl<G: Game> Worker<'_, G> {
                 && !in_check
                 && !tactical
                 && best > -MATE_BOUND
-                && depth <= LMP_DEPTH
-                && quiets_len >= lmp_count(depth, improving)
+                && depth <= self.params().lmp_depth
+                && quiets_len >= lmp_count(self.params(), depth, improving)
             {
                 picker.skip_quiets();
                 continue;
             }
             // SEE pruning: at shallow depth a move that loses more material in the exchange
             // on its square than the depth left can win back is skipped.
-            if !N::PV && searched > 0 && best > -MATE_BOUND && depth <= SEE_PRUNE_DEPTH {
+            if !N::PV
+                && searched > 0
+                && best > -MATE_BOUND
+                && depth <= self.params().see_prune_depth
+            {
                 let margin = if tactical {
-                    SEE_CAPTURE_MARGIN_CP * depth
+                    self.params().see_capture_margin * depth
                 } else {
-                    SEE_QUIET_MARGIN_CP * depth * depth
+                    self.params().see_quiet_margin * depth * depth
                 };
-                if !self.board.see_ge(m, -margin * G::UNITS_PER_CP) {
+                if !self.board.see_ge(m, -margin) {
                     continue;
                 }
             }
@@ -383,7 +351,10 @@ impl<G: Game> Worker<'_, G> {
             let capture = if tactical { capture_key(&self.board, m) } else { 0 };
             // Step 8 (below) reduces late quiet moves; such a move's history is read before
             // the move is made.
-            let reducible = depth >= LMR_DEPTH && i >= LMR_MOVES && !tactical && !in_check;
+            let reducible = depth >= self.params().lmr_depth
+                && i >= self.params().lmr_moves as usize
+                && !tactical
+                && !in_check;
             let history = if reducible {
                 self.data.history.quiet_order(side, m, piece_square(&self.board, m), earlier)
             } else {
@@ -404,9 +375,10 @@ impl<G: Game> Worker<'_, G> {
             } else {
                 // Step 8. Late move reductions for quiet moves ordered late.
                 let r = if reducible && !gives_check {
-                    let r = lmr_base(depth, i) - i32::from(N::PV) + i32::from(!improving)
-                        - history / LMR_HISTORY_DIVISOR
-                        + i32::from(self.data.stack[ply + 1].cutoffs > LMR_CUTOFFS);
+                    let p = self.params();
+                    let r = self.lmr_base(depth, i) - i32::from(N::PV) + i32::from(!improving)
+                        - history / p.lmr_history_divisor
+                        + i32::from(self.data.stack[ply + 1].cutoffs > p.lmr_cutoffs as u32);
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -434,14 +406,15 @@ impl<G: Game> Worker<'_, G> {
                     }
                     if score >= beta {
                         self.data.stack[ply].cutoffs += 1;
+                        let bonus = self.history_bonus(depth);
                         if tactical {
-                            self.data.history.update_capture(capture, depth, true);
+                            self.data.history.update_capture(capture, bonus, true);
                         } else {
-                            self.reward_quiet(m, side, depth, ply, earlier, &quiets[..quiets_len]);
+                            self.reward_quiet(m, side, bonus, ply, earlier, &quiets[..quiets_len]);
                         }
                         // Every capture tried before the move that cut off failed here.
                         for &c in &captures[..captures_len] {
-                            self.data.history.update_capture(c, depth, false);
+                            self.data.history.update_capture(c, bonus, false);
                         }
                         break;
                     }
@@ -496,9 +469,9 @@ impl<G: Game> Worker<'_, G> {
                 self.data.history.update_correction(
                     side,
                     self.board.pawn_key(),
-                    depth,
+                    self.correction_weight(depth),
                     best - eval,
-                    CORRECTION_LIMIT_CP * G::UNITS_PER_CP,
+                    self.params().correction_limit,
                 );
             }
         }
@@ -530,11 +503,13 @@ impl<G: Game> Worker<'_, G> {
             }
             alpha = alpha.max(best);
         }
+        let victim_weight = self.params().capture_victim_weight;
         let mut picker = Picker::quiescence(
             &mut self.data.moves[ply],
             &self.board,
             &self.data.history,
             in_check,
+            victim_weight,
         );
         if in_check && picker.is_empty() {
             return self.board.no_move_score(ply);
@@ -545,7 +520,8 @@ impl<G: Game> Worker<'_, G> {
             // A capture that loses material in the exchange on its square cannot raise the
             // stand-pat score: skip it (never when in check, where every move is an evasion), in
             // the games where that has shown a gain.
-            if G::QS_SEE_PRUNING && !in_check && !self.board.see_ge(m, QS_SEE_MARGIN) {
+            if G::QS_SEE_PRUNING && !in_check && !self.board.see_ge(m, self.params().qs_see_margin)
+            {
                 continue;
             }
             self.play(m, ply);
@@ -567,6 +543,19 @@ impl<G: Game> Worker<'_, G> {
         best
     }
 
+    /// The size of a history update after a cut-off at `depth`.
+    #[inline]
+    fn history_bonus(&self, depth: i32) -> i32 {
+        let p = self.params();
+        (p.history_slope * depth - p.history_offset).clamp(0, p.history_cap)
+    }
+
+    /// The weight (out of 256) of what a search at `depth` says about the evaluation.
+    #[inline]
+    fn correction_weight(&self, depth: i32) -> i32 {
+        (depth + 1).min(self.params().correction_weight_max)
+    }
+
     /// The static evaluation `raw` corrected by the correction history.
     #[inline]
     fn corrected(&self, raw: Score) -> Score {
@@ -575,13 +564,13 @@ impl<G: Game> Worker<'_, G> {
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// A quiet move cut off: it becomes a killer at `ply` and gains history, and the quiet
-    /// moves tried before it (`tried`) lose as much.
+    /// A quiet move cut off: it becomes a killer at `ply` and gains the history `bonus`, and
+    /// the quiet moves tried before it (`tried`) lose as much.
     fn reward_quiet(
         &mut self,
         m: Move,
         side: usize,
-        depth: i32,
+        bonus: i32,
         ply: usize,
         earlier: [usize; 2],
         tried: &[Move],
@@ -592,11 +581,11 @@ impl<G: Game> Worker<'_, G> {
             k[0] = m;
         }
         let history = &mut self.data.history;
-        history.update_quiet(side, m, depth, true);
-        history.update_continuation(piece_square(&self.board, m), earlier, depth, true);
+        history.update_quiet(side, m, bonus, true);
+        history.update_continuation(piece_square(&self.board, m), earlier, bonus, true);
         for &q in tried {
-            history.update_quiet(side, q, depth, false);
-            history.update_continuation(piece_square(&self.board, q), earlier, depth, false);
+            history.update_quiet(side, q, bonus, false);
+            history.update_continuation(piece_square(&self.board, q), earlier, bonus, false);
         }
     }
 

@@ -14,7 +14,7 @@ use super::signals::Signals;
 use super::skill::Skill;
 use super::tt::{self, Table};
 use super::{ThreadData, Worker, to_eval};
-use crate::game::{Game, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList};
+use crate::game::{Evaluator, Game, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList};
 use crate::report::{Bound, Report, Sink, View};
 use crossbeam_channel::Sender;
 use parking_lot::{Condvar, Mutex};
@@ -116,13 +116,14 @@ impl Pool {
         let helpers = self.len().saturating_sub(1);
         let latch = Arc::new(Latch::new(helpers));
         for id in 1..=helpers {
-            let (board, moves) = (search.board.clone(), search.root.clone());
+            let (board, moves, net) =
+                (search.board.clone(), search.root.clone(), search.net.clone());
             let (tt, signals, latch) = (search.tt.clone(), search.signals.clone(), latch.clone());
             self.run_on(
                 id,
                 Box::new(move |data| {
                     {
-                        let mut w = Worker::new(board, moves, &tt, &signals, id, data);
+                        let mut w = Worker::new(board, moves, &tt, &signals, id, data, &net);
                         w.iterate(MAX_PLY as i32, |_, _, _, _| {});
                     }
                     // Let go of the shared table before saying so: the controller may resize
@@ -198,6 +199,8 @@ pub struct Search<G: Game> {
     pub sink: Arc<dyn Sink>,
     /// How strongly to play.
     pub skill: Skill,
+    /// What the evaluation reads (the game's network, or none).
+    pub net: <G::Eval as Evaluator<G>>::Net,
 }
 
 /// The main thread's search: iterative deepening with reports; the helpers are halted when it
@@ -227,7 +230,7 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
             }
         }
     };
-    let mut main = Worker::new(board.clone(), s.root.clone(), tt, signals, 0, data);
+    let mut main = Worker::new(board.clone(), s.root.clone(), tt, signals, 0, data, &s.net);
     main.set_on_check(&on_check);
     // A weakened search looks at a few candidates to choose among.
     let weakened = !s.skill.is_full();
@@ -454,7 +457,7 @@ mod tests {
 
     fn search(board: Chess, limits: &Limits, pool: &Pool) -> (Search<Chess>, Arc<Signals>) {
         let (root, _) = root_moves(&board, &[], &[]);
-        let budget = Budget::plan(limits, 0, 0, false);
+        let budget = Budget::plan(limits, 0, 0, false, &crate::search::params::Params::CHESS);
         let signals = Arc::new(Signals::new(limits, budget, pool.len()));
         let s = Search {
             board,
@@ -464,6 +467,7 @@ mod tests {
             signals: signals.clone(),
             sink: Arc::new(Discard),
             skill: Skill::default(),
+            net: None,
         };
         (s, signals)
     }

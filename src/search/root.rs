@@ -5,10 +5,9 @@ use super::tt::Bound;
 use super::{Line, Worker};
 use crate::game::{Game, INFINITE, MATE_BOUND, MAX_PLY, Move, Score};
 
-/// Depth from which the root search uses an aspiration window.
-const ASPIRATION_DEPTH: i32 = 5;
-/// Half-width of the first aspiration window, internal units.
-const ASPIRATION_DELTA: Score = 30;
+/// Helper threads skip every depth `d` with `(d + thread index)` a multiple of this, so that
+/// they diverge from the main thread (Lazy SMP); not a parameter, as tuning plays one thread.
+const HELPER_SKIP_CYCLE: i32 = 4;
 
 impl<G: Game> Worker<'_, G> {
     /// Runs iterative deepening until `max_depth` or a stop. On the main thread, `report` is
@@ -23,15 +22,15 @@ impl<G: Game> Worker<'_, G> {
         for depth in 1..=max_depth.min(MAX_PLY as i32 - 1) {
             self.seldepth = 0;
             // Helper threads skip some depths so that they diverge from the main thread.
-            if self.id > 0 && depth > 1 && (depth + self.id as i32) % 4 == 0 {
+            if self.id > 0 && depth > 1 && (depth + self.id as i32) % HELPER_SKIP_CYCLE == 0 {
                 continue;
             }
             let lines = self.multipv.min(self.root_moves.len());
             for pv_idx in 0..lines {
-                let mut delta = ASPIRATION_DELTA;
+                let mut delta: Score = self.params().aspiration_delta;
                 let centre = self.root_moves[pv_idx].prev_score;
                 let (mut alpha, mut beta) =
-                    if depth >= ASPIRATION_DEPTH && centre.abs() < MATE_BOUND {
+                    if depth >= self.params().aspiration_depth && centre.abs() < MATE_BOUND {
                         (centre - delta, centre + delta)
                     } else {
                         (-INFINITE, INFINITE)

@@ -41,6 +41,9 @@ pub struct Signals {
     pub contempt: i32,
     /// Percent of the time to leave the processor idle (UCCI `idle`).
     pub idle: u32,
+    /// The session's search parameters for this search, read by the `tune` build (a normal
+    /// build compiles its game's constants in); `None`: the game's own.
+    pub params: Option<super::params::Params>,
     draw_offer: AtomicBool,
     answered: AtomicBool,
 }
@@ -80,6 +83,7 @@ impl Signals {
             currmove_number: AtomicU32::new(0),
             contempt: 0,
             idle: 0,
+            params: None,
             draw_offer: AtomicBool::new(limits.draw_offer),
             answered: AtomicBool::new(false),
         }

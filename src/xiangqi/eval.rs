@@ -175,7 +175,10 @@ pub fn evaluate_with(pos: &Position, psq: i32) -> Score {
 pub struct Accumulator(SumStack);
 
 impl Evaluator<Xiangqi> for Accumulator {
-    fn new(board: &Xiangqi) -> Self {
+    /// The classic evaluation reads the board alone.
+    type Net = ();
+
+    fn new(board: &Xiangqi, _: &()) -> Self {
         Accumulator(SumStack::new(psq_sum(board.position())))
     }
 

@@ -182,7 +182,7 @@ impl Game for Xiangqi {
     type Eval = crate::nnue::Hybrid<eval::Accumulator>;
 
     fn evaluate(&self) -> Score {
-        crate::nnue::evaluate(self, |g| eval::evaluate(&g.pos))
+        eval::evaluate(&self.pos)
     }
 
     fn rule_score(&mut self, ply: usize) -> Option<Score> {

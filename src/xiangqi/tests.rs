@@ -377,7 +377,7 @@ fn accumulator_matches_evaluation_over_trees() {
         .filter_map(|l| l.split(';').next());
     for fen in fens {
         let mut g = game(fen);
-        let mut acc = eval::Accumulator::new(&g);
+        let mut acc = eval::Accumulator::new(&g, &());
         nodes += check_evaluator(&mut g, &mut acc, DEPTH, &mut |g: &Xiangqi, m| {
             captures += u64::from(g.is_tactical(m));
         });

@@ -334,7 +334,8 @@ fn check_limits(limits: &Limits) -> Result<(), String> {
         short("go", e)?;
     }
     for (side, overhead, ponder) in [(0, 0, false), (1, 30, true), (0, 5000, true)] {
-        let budget = Budget::plan(limits, side, overhead, ponder);
+        let budget =
+            Budget::plan(limits, side, overhead, ponder, &chariot::search::params::Params::CHESS);
         if let (Some(soft), Some(hard)) = (budget.soft, budget.hard)
             && soft > hard
         {
@@ -441,7 +442,7 @@ fn check_option_as(parts: &[String], auto_zero: bool) -> Result<(), String> {
     if ranges.iter().any(|(v, lo, hi)| v < lo || v > hi) {
         return Err(format!("{name:?} = {value:?} leaves a setting out of range: {s:?}"));
     }
-    let _ = s.contempt();
+    let _ = s.contempt(15);
     Ok(())
 }
 

@@ -227,8 +227,9 @@ pub fn check(parts: &[String]) -> Result<(), String> {
         reports: Mutex::new(Vec::new()),
         escaped: Mutex::new(Vec::new()),
     });
-    let engine = Engine::with_hash(recorder.clone(), None, FRESH_HASH)
-        .map_err(|e| format!("no engine: {e}"))?;
+    let engine =
+        Engine::with_hash(recorder.clone(), None, FRESH_HASH, chariot::nnue::Networks::embedded())
+            .map_err(|e| format!("no engine: {e}"))?;
     let gate = engine.gate();
     let (to_engine, engine_inbox) = crossbeam_channel::unbounded();
     let (to_relay, relay_inbox) = crossbeam_channel::unbounded();

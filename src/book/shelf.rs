@@ -4,7 +4,8 @@
 use crate::book::{self, Book};
 use crate::game::Variant;
 use crate::options::BookSettings;
-use crate::report::{Report, excerpt};
+use crate::report::Report;
+use crate::text::excerpt;
 
 /// The book in use, if any, and the random numbers for choosing among its moves.
 pub struct Shelf {

@@ -1,0 +1,251 @@
+//! Game records: PGN for chess (standard algebraic moves, readable by python-chess and every
+//! GUI), and for xiangqi a PGN-like text with ICCS moves, the result and the reason.
+
+use crate::play::GameRecord;
+use chariot::chess::Chess;
+use chariot::chess::moves::{CASTLE, from_sq, promotion, to_sq};
+use chariot::game::{Game, Move, MoveList, Variant};
+
+/// Piece letters by chess kind (pawn, knight, bishop, rook, queen, king).
+const PIECE_LETTERS: [&str; 6] = ["", "N", "B", "R", "Q", "K"];
+/// The king's kind index.
+const KING: usize = 5;
+/// The pawn's kind index.
+const PAWN: usize = 0;
+
+fn square_name(sq: usize) -> String {
+    let file = char::from(b'a' + (sq % 8) as u8);
+    let rank = char::from(b'1' + (sq / 8) as u8);
+    format!("{file}{rank}")
+}
+
+/// The standard algebraic notation of the legal move `m` on `board`.
+pub fn san(board: &Chess, m: Move) -> String {
+    let (from, to) = (from_sq(m), to_sq(m));
+    let kind = board.moved_piece(m) % 6;
+    let mut text = if chariot::chess::moves::flag(m) == CASTLE {
+        // Chariot encodes castling as king takes rook: the rook's side names it.
+        if to % 8 > from % 8 { "O-O".to_string() } else { "O-O-O".to_string() }
+    } else {
+        let capture = board.captured_piece(m).is_some();
+        let mut t = String::new();
+        if kind == PAWN {
+            if capture {
+                t.push(char::from(b'a' + (from % 8) as u8));
+            }
+        } else {
+            t.push_str(PIECE_LETTERS[kind]);
+            // Disambiguate among the same kind of piece that can reach the same square.
+            let mut list = MoveList::new();
+            board.legal_moves(&mut list);
+            let rivals: Vec<usize> = list
+                .iter()
+                .filter(|&&o| {
+                    o != m
+                        && to_sq(o) == to
+                        && from_sq(o) != from
+                        && board.moved_piece(o) == board.moved_piece(m)
+                        && chariot::chess::moves::flag(o) != CASTLE
+                })
+                .map(|&o| from_sq(o))
+                .collect();
+            if !rivals.is_empty() {
+                let same_file = rivals.iter().any(|&r| r % 8 == from % 8);
+                let same_rank = rivals.iter().any(|&r| r / 8 == from / 8);
+                let sq = square_name(from);
+                if !same_file {
+                    t.push_str(&sq[..1]);
+                } else if !same_rank {
+                    t.push_str(&sq[1..]);
+                } else {
+                    t.push_str(&sq);
+                }
+            }
+        }
+        if capture {
+            t.push('x');
+        }
+        t.push_str(&square_name(to));
+        if let Some(p) = promotion(m) {
+            t.push('=');
+            t.push_str(PIECE_LETTERS[p % 6]);
+        }
+        debug_assert!(kind != KING || (from % 8).abs_diff(to % 8) <= 1);
+        t
+    };
+    let mut after = board.clone();
+    after.make(m);
+    if after.in_check() {
+        let mut list = MoveList::new();
+        after.legal_moves(&mut list);
+        text.push(if list.is_empty() { '#' } else { '+' });
+    }
+    text
+}
+
+/// Escapes a PGN tag value.
+fn tag(name: &str, value: &str) -> String {
+    let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("[{name} \"{value}\"]\n")
+}
+
+/// Wraps movetext tokens at 80 columns, as PGN export format asks.
+fn wrap(tokens: &[String]) -> String {
+    let mut out = String::new();
+    let mut col = 0;
+    for t in tokens {
+        if col > 0 && col + 1 + t.len() > 79 {
+            out.push('\n');
+            col = 0;
+        } else if col > 0 {
+            out.push(' ');
+            col += 1;
+        }
+        out.push_str(t);
+        col += t.len();
+    }
+    out.push('\n');
+    out
+}
+
+/// Header fields a record needs besides the game itself.
+#[derive(Clone, Debug, Default)]
+pub struct Header {
+    /// The event name.
+    pub event: String,
+    /// The round (pair and game, e.g. `12.2`).
+    pub round: String,
+    /// The date, `YYYY.MM.DD`.
+    pub date: String,
+    /// The time control as PGN writes it (`10+0.1`, `40/60+0`), or `-`.
+    pub time_control: String,
+    /// Whether the game is Chess960.
+    pub chess960: bool,
+}
+
+/// The record as PGN (chess) or PGN-like text (xiangqi), ending in a blank line.
+pub fn write(record: &GameRecord, header: &Header) -> String {
+    let mut out = String::new();
+    out.push_str(&tag("Event", &header.event));
+    out.push_str(&tag("Site", "chariot-match"));
+    out.push_str(&tag("Date", &header.date));
+    out.push_str(&tag("Round", &header.round));
+    out.push_str(&tag("White", &record.white));
+    out.push_str(&tag("Black", &record.black));
+    out.push_str(&tag("Result", record.result.pgn()));
+    let standard = match record.variant {
+        Variant::Chess => record.start_fen == chariot::chess::START_FEN,
+        Variant::Xiangqi => false,
+    };
+    match record.variant {
+        Variant::Chess if header.chess960 => out.push_str(&tag("Variant", "Chess960")),
+        Variant::Chess => {}
+        Variant::Xiangqi => {
+            out.push_str(&tag("Game", "Chinese Chess"));
+            out.push_str(&tag("Variant", "xiangqi"));
+            out.push_str(&tag("Format", "ICCS"));
+        }
+    }
+    if !standard {
+        out.push_str(&tag("SetUp", "1"));
+        out.push_str(&tag("FEN", &record.start_fen));
+    }
+    out.push_str(&tag("TimeControl", &header.time_control));
+    out.push_str(&tag("PlyCount", &record.moves.len().to_string()));
+    out.push_str(&tag("Termination", if record.fault { "rules infraction" } else { "normal" }));
+    out.push('\n');
+
+    // Move numbers from the FEN: the full move number and who moves first.
+    let fields: Vec<&str> = record.start_fen.split_whitespace().collect();
+    let mut number: u64 = fields.last().and_then(|n| n.parse().ok()).unwrap_or(1).max(1);
+    let mut white = fields.get(1) != Some(&"b");
+    let mut tokens = Vec::new();
+    let mut board = match record.variant {
+        Variant::Chess => Chess::from_fen(&record.start_fen).ok(),
+        Variant::Xiangqi => None,
+    };
+    if let Some(b) = board.as_mut() {
+        b.set_chess960(header.chess960);
+    }
+    for (i, m) in record.moves.iter().enumerate() {
+        if white {
+            tokens.push(format!("{number}."));
+        } else if i == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        let text = match board.as_mut() {
+            Some(b) => match b.parse_move(m) {
+                Ok(mv) => {
+                    let s = san(b, mv);
+                    b.make(mv);
+                    s
+                }
+                // Cannot happen: the referee played these moves on the same board.
+                Err(_) => m.clone(),
+            },
+            None => m.clone(),
+        };
+        tokens.push(text);
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    tokens.push(format!("{{{}}}", record.reason.replace('}', ")")));
+    tokens.push(record.result.pgn().to_string());
+    out.push_str(&wrap(&tokens));
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::GameResult;
+
+    fn sans(fen: &str, moves: &str) -> Vec<String> {
+        let mut b = Chess::from_fen(fen).expect("fen");
+        moves
+            .split_whitespace()
+            .map(|t| {
+                let m = b.parse_move(t).expect("legal");
+                let s = san(&b, m);
+                b.make(m);
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn san_covers_the_special_cases() {
+        let start = chariot::chess::START_FEN;
+        assert_eq!(
+            sans(start, "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1"),
+            ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"]
+        );
+        assert_eq!(sans(start, "f2f3 e7e5 g2g4 d8h4"), ["f3", "e5", "g4", "Qh4#"]);
+        // Knights on b1 and f1 both reach d2; rooks on a1 and a5 both reach a3.
+        assert_eq!(sans("4k3/8/8/R7/8/8/8/RN2KN2 w - - 0 1", "b1d2"), ["Nbd2"]);
+        assert_eq!(sans("4k3/8/8/R7/8/8/8/RN2KN2 w - - 0 1", "a1a3"), ["R1a3"]);
+        assert_eq!(sans("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q"), ["b8=Q+"]);
+        assert_eq!(sans("r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "e8c8"), ["O-O-O"]);
+    }
+
+    #[test]
+    fn records_carry_result_and_reason() {
+        let record = GameRecord {
+            variant: Variant::Xiangqi,
+            white: "a".into(),
+            black: "b".into(),
+            start_fen: chariot::xiangqi::START_FEN.into(),
+            moves: vec!["h2e2".into(), "h9g7".into()],
+            result: GameResult::WhiteWins,
+            reason: "b loses on time".into(),
+            fault: true,
+        };
+        let text = write(&record, &Header::default());
+        assert!(text.contains("[Variant \"xiangqi\"]"), "{text}");
+        assert!(text.contains("1. h2e2 h9g7 {b loses on time} 1-0"), "{text}");
+        assert!(text.contains("[FEN \"rnbakabnr/"), "{text}");
+    }
+}

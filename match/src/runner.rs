@@ -1,0 +1,581 @@
+//! The match: openings, the schedule of game pairs, worker threads that each keep their own
+//! two engine processes, and the main thread that counts, reports, records and stops.
+
+use crate::engine::{Engine, EngineSpec};
+use crate::pgn::{self, Header};
+use crate::play::{GameConfig, GameRecord, PlayError, TimeControl, play_game};
+use crate::referee::GameResult;
+use crate::stats::{Outcome, Sprt, Verdict};
+use crate::tally::Tally;
+use chariot::chess::Chess;
+use chariot::game::Variant;
+use chariot::xiangqi::Xiangqi;
+use crossbeam_channel::unbounded;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// How often the full progress line is printed, in games, unless the match sets another.
+pub const DEFAULT_REPORT_EVERY: usize = 10;
+
+/// Why a match could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The openings file could not be read or holds no position.
+    #[error("openings '{path}': {why}")]
+    Openings {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// An engine could not be started at all (a wrong path, say): a set-up error, not a
+    /// game result.
+    #[error("engine {name} does not start: {why}")]
+    EngineStart {
+        /// The engine.
+        name: String,
+        /// Why.
+        why: String,
+    },
+    /// A file the match writes could not be opened or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The state file does not belong to this match or cannot be read.
+    #[error("state file {path}: {why}")]
+    State {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// A whole match's settings.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The game.
+    pub variant: Variant,
+    /// The two engines; the statistics are the first one's.
+    pub engines: [Arc<EngineSpec>; 2],
+    /// Per-game settings.
+    pub game: GameConfig,
+    /// The opening positions, in file order (shuffled by the runner).
+    pub openings: Vec<String>,
+    /// The shuffle seed.
+    pub seed: u64,
+    /// Games to play (rounded up to whole pairs).
+    pub games: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Pin each game's engines to one CPU (worker i to CPU i modulo the CPUs).
+    pub affinity: bool,
+    /// Stop early by this test.
+    pub sprt: Option<Sprt>,
+    /// Append every game's record here.
+    pub pgn: Option<PathBuf>,
+    /// Write each engine instance's input and output to its own file here.
+    pub log_dir: Option<PathBuf>,
+    /// Keep the finished games here, to resume a stopped match.
+    pub state: Option<PathBuf>,
+    /// Print each game's result line.
+    pub verbose: bool,
+    /// Print the progress line every this many games.
+    pub report_every: usize,
+    /// The event name in records.
+    pub event: String,
+}
+
+/// What a match ended with.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The score.
+    pub tally: Tally,
+    /// The SPRT's conclusion, if one ran.
+    pub verdict: Option<Verdict>,
+    /// Whether the match stopped before its last game (Ctrl-C or the SPRT).
+    pub stopped: bool,
+    /// Wall time.
+    pub seconds: f64,
+    /// Every game's record, in the order they finished.
+    pub records: Vec<(usize, GameRecord)>,
+}
+
+/// Reads positions from an EPD or FEN file: one a line, `#` comments and blank lines
+/// skipped; EPD operations (after the fourth field, or after `;`) dropped, with the clocks
+/// `0 1` supplied when the line has none.
+pub fn load_openings(path: &Path) -> Result<Vec<String>, MatchError> {
+    let err = |why: String| MatchError::Openings { path: path.to_path_buf(), why };
+    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(';').next().unwrap_or("").split_whitespace().collect();
+        if fields.len() < 4 {
+            return Err(err(format!("not a position: {line}")));
+        }
+        let clocks = fields.len() >= 6
+            && fields[4].bytes().all(|b| b.is_ascii_digit())
+            && fields[5].bytes().all(|b| b.is_ascii_digit());
+        let fen =
+            if clocks { fields[..6].join(" ") } else { format!("{} 0 1", fields[..4].join(" ")) };
+        out.push(fen);
+    }
+    if out.is_empty() {
+        return Err(err("no positions".into()));
+    }
+    Ok(out)
+}
+
+/// A small deterministic generator (SplitMix64) for the opening shuffle: the same seed
+/// gives the same order on every machine.
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    /// A generator from `seed`.
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (n > 0), without modulo bias worth caring about for shuffles.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+}
+
+/// Shuffles `items` in place (Fisher-Yates).
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut rng = SplitMix::new(seed);
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i + 1);
+        items.swap(i, j);
+    }
+}
+
+/// The first engine's outcome in game `index` from the white-side result: the first engine
+/// has white in even games and black in odd ones.
+pub fn outcome_of(index: usize, result: GameResult) -> Outcome {
+    let first_is_white = index.is_multiple_of(2);
+    match (result, first_is_white) {
+        (GameResult::Draw, _) => Outcome::Draw,
+        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => Outcome::Win,
+        _ => Outcome::Loss,
+    }
+}
+
+/// The time control as PGN's `TimeControl` tag writes it.
+fn tc_tag(tc: &TimeControl) -> String {
+    let secs = |ms: u64| {
+        let s = ms as f64 / 1000.0;
+        if ms.is_multiple_of(1000) { format!("{}", ms / 1000) } else { format!("{s}") }
+    };
+    match *tc {
+        TimeControl::Clock { base_ms, inc_ms, moves_to_go } => {
+            let head = moves_to_go.map(|n| format!("{n}/")).unwrap_or_default();
+            if inc_ms > 0 {
+                format!("{head}{}+{}", secs(base_ms), secs(inc_ms))
+            } else {
+                format!("{head}{}", secs(base_ms))
+            }
+        }
+        TimeControl::MoveTime(ms) => format!("{}/move", secs(ms)),
+        TimeControl::Nodes(_) | TimeControl::Depth(_) => "-".into(),
+    }
+}
+
+/// Today's date as PGN writes it (UTC), from the system clock.
+fn pgn_date() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The state file: the match's identity and every finished game's outcome.
+mod state {
+    use super::*;
+
+    /// The identity a state file must match: what decides which game is which.
+    pub fn identity(cfg: &MatchConfig) -> String {
+        format!(
+            "seed {} games {} openings {} engines {} {}",
+            cfg.seed,
+            cfg.games,
+            cfg.openings.len(),
+            cfg.engines[0].name,
+            cfg.engines[1].name
+        )
+    }
+
+    /// Reads the finished games: (index, outcome, fault side) lines after the identity.
+    pub fn load(
+        path: &Path,
+        cfg: &MatchConfig,
+    ) -> Result<Vec<(usize, Outcome, Option<usize>)>, MatchError> {
+        let err = |why: String| MatchError::State { path: path.to_path_buf(), why };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(err(e.to_string())),
+        };
+        let mut lines = text.lines();
+        let want = identity(cfg);
+        match lines.next() {
+            Some(id) if id == want => {}
+            Some(id) => {
+                return Err(err(format!("belongs to another match ('{id}', this is '{want}')")));
+            }
+            None => return Ok(Vec::new()),
+        }
+        let mut out = Vec::new();
+        for line in lines {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            let (Some(i), Some(o)) = (w.first().and_then(|i| i.parse::<usize>().ok()), w.get(1))
+            else {
+                return Err(err(format!("bad line '{line}'")));
+            };
+            let outcome = match *o {
+                "W" => Outcome::Win,
+                "D" => Outcome::Draw,
+                "L" => Outcome::Loss,
+                _ => return Err(err(format!("bad outcome in '{line}'"))),
+            };
+            let fault = w.get(2).and_then(|f| f.parse::<usize>().ok()).filter(|&f| f < 2);
+            if i < cfg.games.div_ceil(2) * 2 {
+                out.push((i, outcome, fault));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Starts a fresh file (the identity line) or keeps an existing one.
+    pub fn open(path: &Path, cfg: &MatchConfig, fresh: bool) -> Result<File, MatchError> {
+        let io = |source| MatchError::Io { path: path.to_path_buf(), source };
+        if fresh {
+            let mut f = File::create(path).map_err(io)?;
+            writeln!(f, "{}", identity(cfg)).map_err(io)?;
+            Ok(f)
+        } else {
+            File::options().append(true).open(path).map_err(io)
+        }
+    }
+}
+
+/// A finished game as a worker reports it.
+enum Report {
+    Game(usize, Box<GameRecord>),
+    Error(String),
+}
+
+/// Plays the match; `abort` set (Ctrl-C) stops it after the games in progress are given up.
+pub fn run(cfg: &MatchConfig, abort: &Arc<AtomicBool>) -> Result<Summary, MatchError> {
+    let started = Instant::now();
+    let epoch = started;
+    let mut openings = cfg.openings.clone();
+    shuffle(&mut openings, cfg.seed);
+    let total = cfg.games.div_ceil(2) * 2;
+
+    // Resume: the games already played are counted and not played again.
+    let mut tally = Tally::default();
+    let mut done = vec![false; total];
+    let mut state_file = None;
+    if let Some(path) = &cfg.state {
+        let previous = state::load(path, cfg)?;
+        for &(i, outcome, fault) in &previous {
+            if !done[i] {
+                done[i] = true;
+                tally.add(i, outcome);
+                if let Some(f) = fault {
+                    tally.faults[f] += 1;
+                }
+            }
+        }
+        if !previous.is_empty() {
+            println!("Resuming from {}: {} games already played", path.display(), tally.games());
+        }
+        state_file = Some(state::open(path, cfg, previous.is_empty())?);
+    }
+    let jobs: Arc<Vec<usize>> = Arc::new((0..total).filter(|&i| !done[i]).collect());
+
+    // An engine that cannot start at all is a set-up error: find out before any game.
+    for spec in &cfg.engines {
+        let mut probe = Engine::new(
+            Arc::clone(spec),
+            cfg.variant,
+            cfg.game.chess960,
+            None,
+            epoch,
+            Arc::clone(abort),
+        )
+        .map_err(|source| MatchError::Io { path: spec.log.clone().unwrap_or_default(), source })?;
+        probe
+            .start()
+            .map_err(|e| MatchError::EngineStart { name: spec.name.clone(), why: e.to_string() })?;
+        probe.quit();
+    }
+
+    let mut pgn_file = match &cfg.pgn {
+        Some(path) => Some(
+            File::options()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|source| MatchError::Io { path: path.clone(), source })?,
+        ),
+        None => None,
+    };
+    let header = Header {
+        event: cfg.event.clone(),
+        round: String::new(),
+        date: pgn_date(),
+        time_control: tc_tag(&cfg.game.tc),
+        chess960: cfg.game.chess960,
+    };
+    let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let next = Arc::new(AtomicUsize::new(0));
+    // Set when the match is over for the workers: the SPRT has decided, or Ctrl-C.
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = unbounded::<Report>();
+    let openings = Arc::new(openings);
+    let mut handles = Vec::new();
+    for worker in 0..cfg.concurrency.max(1).min(jobs.len().max(1)) {
+        let (jobs, next, stop, tx, openings) = (
+            Arc::clone(&jobs),
+            Arc::clone(&next),
+            Arc::clone(&stop),
+            tx.clone(),
+            Arc::clone(&openings),
+        );
+        let cfg = cfg.clone();
+        let abort = Arc::clone(abort);
+        let cpu = cfg.affinity.then_some(worker % cpus);
+        handles.push(std::thread::spawn(move || {
+            let make = |i: usize| {
+                let mut spec = (*cfg.engines[i]).clone();
+                if let Some(dir) = &cfg.log_dir {
+                    spec.log = Some(dir.join(format!("{}.{}.{worker}.log", spec.name, i)));
+                }
+                Engine::new(
+                    Arc::new(spec),
+                    cfg.variant,
+                    cfg.game.chess960,
+                    cpu,
+                    epoch,
+                    Arc::clone(&abort),
+                )
+            };
+            let (mut a, mut b) = match (make(0), make(1)) {
+                (Ok(a), Ok(b)) => (a, b),
+                (Err(e), _) | (_, Err(e)) => {
+                    let _ = tx.send(Report::Error(format!("cannot open an engine log: {e}")));
+                    return;
+                }
+            };
+            loop {
+                if stop.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed) {
+                    break;
+                }
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&index) = jobs.get(k) else { break };
+                let opening = &openings[(index / 2) % openings.len()];
+                let engines =
+                    if index.is_multiple_of(2) { [&mut a, &mut b] } else { [&mut b, &mut a] };
+                let played = match cfg.variant {
+                    Variant::Chess => play_game::<Chess>(engines, opening, &cfg.game),
+                    Variant::Xiangqi => play_game::<Xiangqi>(engines, opening, &cfg.game),
+                };
+                match played {
+                    Ok(record) => {
+                        if tx.send(Report::Game(index, Box::new(record))).is_err() {
+                            break;
+                        }
+                    }
+                    Err(PlayError::Aborted) => break,
+                    Err(e) => {
+                        let _ = tx.send(Report::Error(format!("game {index}: {e}")));
+                    }
+                }
+            }
+            a.quit();
+            b.quit();
+        }));
+    }
+    drop(tx);
+
+    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    let mut records = Vec::new();
+    let mut verdict = None;
+    let mut counted = 0usize;
+    for report in rx.iter() {
+        let (index, record) = match report {
+            Report::Game(i, r) => (i, r),
+            Report::Error(e) => {
+                eprintln!("warning: {e}");
+                continue;
+            }
+        };
+        // Games finishing after the SPRT decided are not counted: the verdict stands.
+        if stop.load(Ordering::Relaxed) {
+            continue;
+        }
+        let outcome = outcome_of(index, record.result);
+        tally.add(index, outcome);
+        tally.by_colour[match record.result {
+            GameResult::WhiteWins => 0,
+            GameResult::BlackWins => 1,
+            GameResult::Draw => 2,
+        }] += 1;
+        // A fault is the loser's: the first engine lost a faulted game when it lost.
+        let fault_side = record.fault.then_some(if outcome == Outcome::Loss { 0 } else { 1 });
+        if let Some(f) = fault_side {
+            tally.faults[f] += 1;
+        }
+        counted += 1;
+        if let Some(f) = state_file.as_mut() {
+            let o = match outcome {
+                Outcome::Win => "W",
+                Outcome::Draw => "D",
+                Outcome::Loss => "L",
+            };
+            let fault = fault_side.map(|f| format!(" {f}")).unwrap_or_default();
+            if let Err(e) = writeln!(f, "{index} {o}{fault}") {
+                eprintln!("warning: cannot write the state file: {e}");
+            }
+        }
+        if let Some(f) = pgn_file.as_mut() {
+            let h =
+                Header { round: format!("{}.{}", index / 2 + 1, index % 2 + 1), ..header.clone() };
+            if let Err(e) = f.write_all(pgn::write(&record, &h).as_bytes()) {
+                eprintln!("warning: cannot write the PGN: {e}");
+            }
+        }
+        if cfg.verbose {
+            println!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                index + 1,
+                record.white,
+                record.black,
+                record.result.pgn(),
+                record.reason
+            );
+        }
+        if counted.is_multiple_of(cfg.report_every.max(1)) {
+            println!("{}", tally.progress(cfg.sprt.as_ref()));
+        }
+        records.push((index, *record));
+        if let Some(sprt) = &cfg.sprt {
+            let v = sprt.verdict(sprt.llr(&tally.penta));
+            verdict = Some(v);
+            if v != Verdict::Continue {
+                stop.store(true, Ordering::Relaxed);
+                // The games in progress no longer matter: give them up now.
+                abort.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    let finished = tally.games() as usize >= total;
+    if let Some(sprt) = &cfg.sprt {
+        verdict = Some(sprt.verdict(sprt.llr(&tally.penta)));
+    }
+    let _ = names;
+    Ok(Summary {
+        tally,
+        verdict,
+        stopped: !finished,
+        seconds: started.elapsed().as_secs_f64(),
+        records,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffles_are_reproducible() {
+        let mut a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b);
+        let mut c: Vec<u32> = (0..50).collect();
+        shuffle(&mut c, 8);
+        assert_ne!(a, c);
+        let mut sorted = a.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn openings_read_epd_and_fen() {
+        let dir =
+            std::env::temp_dir().join(format!("chariot-match-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("o.epd");
+        std::fs::write(
+            &path,
+            "# comment\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 bm e5; id \"x\";\n\n\
+             rnbakabnr/9/9/p1p1p1p1p/c8/2P3P2/Pc2P3P/6CC1/9/RNBAKABNR w - - 6 4\n",
+        )
+        .expect("write");
+        let o = load_openings(&path).expect("openings");
+        assert_eq!(o[0], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        assert_eq!(o[1], "rnbakabnr/9/9/p1p1p1p1p/c8/2P3P2/Pc2P3P/6CC1/9/RNBAKABNR w - - 6 4");
+        std::fs::write(&path, "# nothing\n").expect("write");
+        assert!(load_openings(&path).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn outcomes_follow_the_colours() {
+        assert_eq!(outcome_of(0, GameResult::WhiteWins), Outcome::Win);
+        assert_eq!(outcome_of(1, GameResult::WhiteWins), Outcome::Loss);
+        assert_eq!(outcome_of(1, GameResult::BlackWins), Outcome::Win);
+        assert_eq!(outcome_of(3, GameResult::Draw), Outcome::Draw);
+    }
+
+    #[test]
+    fn dates_and_time_controls() {
+        let d = pgn_date();
+        assert_eq!(d.len(), 10, "{d}");
+        assert!(d.starts_with("20"), "{d}");
+        let tc = TimeControl::Clock { base_ms: 10_000, inc_ms: 100, moves_to_go: None };
+        assert_eq!(tc_tag(&tc), "10+0.1");
+        let tc = TimeControl::Clock { base_ms: 60_000, inc_ms: 0, moves_to_go: Some(40) };
+        assert_eq!(tc_tag(&tc), "40/60");
+    }
+}

@@ -1,0 +1,67 @@
+//! SPSA end to end with the fake engine: iterations are played, the state file records them,
+//! and a second run resumes from it instead of starting again.
+
+use chariot::game::Variant;
+use chariot_match::engine::{EngineSpec, Protocol};
+use chariot_match::notation::Notation;
+use chariot_match::play::{Adjudication, GameConfig, TimeControl};
+use chariot_match::spsa::{SpsaConfig, parse_params, read_state, run};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+const FAKE: &str = env!("CARGO_BIN_EXE_chariot-fake-engine");
+
+#[test]
+fn spsa_runs_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("chariot-match-spsa-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let state = dir.join("spsa.state");
+    let params =
+        parse_params("rfp_margin, int, 180, 20, 300, 8, 0.002\nx, float, 1.5, 0, 3, 0.2, 0.002")
+            .expect("valid");
+    let mut cfg = SpsaConfig {
+        variant: Variant::Chess,
+        engine: Arc::new(EngineSpec {
+            name: "fake".into(),
+            cmd: vec![FAKE.into(), "--seed".into(), "5".into()],
+            dir: None,
+            proto: Protocol::Uci,
+            options: Vec::new(),
+            notation: Notation::Iccs,
+            tc_factor: 1.0,
+            log: None,
+        }),
+        game: GameConfig {
+            tc: TimeControl::Nodes(1),
+            margin_ms: 100,
+            fixed_timeout_ms: 5_000,
+            adjudication: Adjudication { max_plies: Some(60), ..Default::default() },
+            chess960: false,
+            move_limit: 120,
+        },
+        openings: vec![chariot::chess::START_FEN.to_string()],
+        seed: 9,
+        iterations: 3,
+        concurrency: 1,
+        affinity: false,
+        state: Some(state.clone()),
+        report_every: 100,
+    };
+    let out = run(&cfg, params.clone(), &Arc::new(AtomicBool::new(false))).expect("spsa runs");
+    assert!(
+        out.iter()
+            .zip(&params)
+            .all(|(o, p)| o.min <= o.value && o.value <= o.max && o.start == p.start)
+    );
+    let mut check = params.clone();
+    assert_eq!(read_state(&state, &mut check), Ok(3));
+    assert_eq!(check[0].value, out[0].value);
+
+    // Planned for 5: resumes at 3 and plays 2 more.
+    cfg.iterations = 5;
+    run(&cfg, params.clone(), &Arc::new(AtomicBool::new(false))).expect("spsa resumes");
+    let mut check = params;
+    assert_eq!(read_state(&state, &mut check), Ok(5));
+    let _ = std::fs::remove_dir_all(&dir);
+}
