@@ -93,6 +93,19 @@ pub enum Clock {
     },
 }
 
+/// What `genfens` asks for (OpenBench's datagen protocol): chess starts for its games.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Genfens {
+    /// How many starts.
+    pub count: u64,
+    /// The seed of their random stream: the same seed gives the same starts.
+    pub seed: u64,
+    /// An opening file (FEN or EPD lines) to draw the openings from, or the start position.
+    pub book: Option<String>,
+    /// Double-Fischer-random starts instead (both sides get random Chess960 back ranks).
+    pub dfrc: bool,
+}
+
 /// What a bench searches each position for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum BenchLimit {
@@ -202,6 +215,8 @@ pub enum Command {
         /// Moves played from it, in game notation.
         moves: Vec<String>,
     },
+    /// Make chess starts for OpenBench's datagen (`genfens N seed S book X`).
+    Genfens(Genfens),
     /// Leave.
     Quit,
 }

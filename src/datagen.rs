@@ -1,13 +1,16 @@
 //! `chariot datagen`: self-play games that become training data for the networks.
 //!
-//! Each game starts from the start position (or a line of an opening file) followed by a few
-//! random legal plies, and is kept only when a short search finds the start not decided
-//! already. Then both sides play with a fixed node budget per move: a search finishes the
-//! iteration in which it passes the budget (with a hard cap for the rare runaway iteration),
-//! so every move costs about the same and the scores are comparable. Games end by the rules
-//! (mate, stalemate, repetition, the move limit, xiangqi's perpetual check and chase verdicts
-//! as the rules judge gives them) or by adjudication: a large score held by both sides for a
-//! few moves, a near-zero score held for long late in the game, or a length cap.
+//! Each game starts from the start position (or a line of an opening file; in chess, for a
+//! share of the games, a random double-Fischer-random start: each side its own Chess960 back
+//! rank) followed by a few random legal plies, and is played only when a verification search
+//! to a fixed depth finds the start not decided already (as Viridithas and Stormphrax check
+//! theirs: depth 10, within ±1000 cp). Then both sides play with a fixed node budget per
+//! move: a search finishes the iteration in which it passes the budget (with a hard cap for
+//! the rare runaway iteration), so every move costs about the same and the scores are
+//! comparable. Games end by the rules (mate, stalemate, repetition, the move limit, xiangqi's
+//! perpetual check and chase verdicts as the rules judge gives them) or by adjudication: a
+//! large score held by both sides for a few moves, a near-zero score held for long late in the
+//! game, or a length cap.
 //!
 //! Every position is kept with its search score and the game's result ([`data`] format),
 //! except positions in check, positions whose best move is a capture (or promotion), and
@@ -17,10 +20,13 @@
 //! alone, and the games are written in their numbers' order whatever the number of threads.
 //! So one seed gives the same file byte for byte on any machine with any `--threads`.
 //!
+//! [`genfens`] makes the same starts for OpenBench's datagen protocol (`genfens N seed S book
+//! X`): line `i` is the start game `i` of a datagen run with that seed would be played from.
+//!
 //! [`data`]: crate::nnue::data
 
 use crate::chess::Chess;
-use crate::command::Limits;
+use crate::command::{Genfens, Limits};
 use crate::game::{Game, Inspect, MATE_BOUND, Move, MoveList, Side, Variant};
 use crate::nnue::data::{Outcome, RECORD_BYTES, Record};
 use crate::nnue::{Networked, Networks};
@@ -41,9 +47,23 @@ pub const DEFAULT_RANDOM_PLIES: u32 = 8;
 const HARD_NODE_FACTOR: u64 = 8;
 /// The hash table of each game thread, in megabytes (cleared for every game).
 const HASH_MB: usize = 16;
-/// A start is played only when a search of it scores within this many pawns (chess) or
-/// horses' quarter (xiangqi): [`START_MAX_CP`] protocol units.
-const START_MAX_CP: i32 = 150;
+/// The default depth of the search that verifies a start: Stormphrax's and Viridithas's 10.
+pub const DEFAULT_VERIFY_DEPTH: Plies = Plies(10);
+/// The default bound on the verification score: a start scoring beyond ±1000 cp (a rook and
+/// more) is redrawn (Viridithas's bound; Stormphrax's was 1000 before it went to 500). Chess
+/// centipawns; xiangqi UCCI units, as every score of the protocols.
+pub const DEFAULT_VERIFY_MAX: ProtocolUnits = ProtocolUnits(1000);
+/// The hard node cap of a verification search, in multiples of the node budget of a move:
+/// 500 000 nodes at the default budget, Stormphrax's cap. A depth-10 search of an opening
+/// takes some 20-25 thousand nodes; the cap only stops the rare explosion.
+const VERIFY_NODE_FACTOR: u64 = 100;
+/// The default share of chess games started from a random double-Fischer-random position.
+/// Viridithas gained +6 (STC) and +7 (LTC) in standard chess with its first DFRC data mixed
+/// into a mostly standard set, and lost 5 when it added 250M more DFRC positions to its 963M:
+/// a small share helps standard chess, a large one costs it.
+pub const DEFAULT_DFRC_SHARE: f64 = 0.1;
+/// The number of Chess960 back ranks.
+const CHESS960_RANKS: usize = 960;
 /// How often a start is redrawn before the game is played anyway from the start position.
 const START_TRIES: u32 = 20;
 /// Win adjudication: a score beyond this many protocol units for the same side...
@@ -60,6 +80,69 @@ const MAX_GAME_PLIES: u32 = 400;
 /// How often the progress line is refreshed.
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
+/// A search depth, in plies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Plies(pub u32);
+
+/// A score in the protocols' units: centipawns in chess, UCCI units (a horse is 100) in
+/// xiangqi.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ProtocolUnits(pub i32);
+
+impl std::fmt::Display for Plies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::str::FromStr for Plies {
+    type Err = std::num::ParseIntError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.parse().map(Plies)
+    }
+}
+
+impl std::fmt::Display for ProtocolUnits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::str::FromStr for ProtocolUnits {
+    type Err = std::num::ParseIntError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.parse().map(ProtocolUnits)
+    }
+}
+
+/// How the games' starts are made and verified (by datagen and by [`genfens`] alike).
+#[derive(Clone, Debug)]
+pub struct Starts {
+    /// Random plies played after the opening (one more in every other game).
+    pub random_plies: u32,
+    /// Opening positions (FEN or EPD lines) to start from instead of the start position.
+    pub openings: Vec<String>,
+    /// The share of chess games (0 to 1) that start from a random double-Fischer-random
+    /// position instead; xiangqi ignores it.
+    pub dfrc_share: f64,
+    /// The depth of the verification search of a start.
+    pub verify_depth: Plies,
+    /// A start whose verification score is beyond this, either way, is redrawn.
+    pub verify_max: ProtocolUnits,
+}
+
+impl Default for Starts {
+    fn default() -> Self {
+        Starts {
+            random_plies: DEFAULT_RANDOM_PLIES,
+            openings: Vec::new(),
+            dfrc_share: DEFAULT_DFRC_SHARE,
+            verify_depth: DEFAULT_VERIFY_DEPTH,
+            verify_max: DEFAULT_VERIFY_MAX,
+        }
+    }
+}
+
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -75,12 +158,10 @@ pub struct Settings {
     pub threads: usize,
     /// Node budget per move.
     pub nodes: u64,
-    /// Random plies played after the opening.
-    pub random_plies: u32,
+    /// How the starts are made.
+    pub starts: Starts,
     /// The random stream's seed.
     pub seed: u64,
-    /// Opening positions (FEN or EPD lines) to start from instead of the start position.
-    pub openings: Vec<String>,
     /// Print the progress line.
     pub progress: bool,
     /// The networks the games are played with (the classic evaluation for the first
@@ -120,6 +201,66 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next()) * n as u128) >> 64) as usize
     }
+
+    /// A uniform number in [0, 1), from the top 53 bits (exact in an f64, so the same on
+    /// every machine).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The back rank of Chess960 start number `n` (0-959, Scharnagl's numbering: 518 is the
+/// standard `RNBQKBNR`), as uppercase piece letters from the a-file to the h-file.
+pub fn chess960_rank(n: usize) -> [u8; 8] {
+    let mut rank = [0u8; 8];
+    let n = n % CHESS960_RANKS;
+    // The bishops first, each on its colour: the light-squared one on b, d, f or h, the
+    // dark-squared one on a, c, e or g.
+    rank[2 * (n % 4) + 1] = b'B';
+    rank[2 * (n / 4 % 4)] = b'B';
+    // Then the queen, the knights and R K R on the squares left, in that order of choice.
+    let place = |rank: &mut [u8; 8], nth: usize, piece: u8| {
+        if let Some(sq) = (0..8).filter(|&s| rank[s] == 0).nth(nth) {
+            rank[sq] = piece;
+        }
+    };
+    place(&mut rank, n / 16 % 6, b'Q');
+    // The ten ways to put two knights on five squares, as the numbering orders them.
+    const KNIGHTS: [(usize, usize); 10] =
+        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let (first, second) = KNIGHTS[n / 96];
+    // The second knight's index counts the squares left once the first is placed.
+    place(&mut rank, first, b'N');
+    place(&mut rank, second - 1, b'N');
+    for piece in [b'R', b'K', b'R'] {
+        place(&mut rank, 0, piece);
+    }
+    rank
+}
+
+/// The FEN of a double-Fischer-random start: white's back rank is Chess960 start `white`,
+/// black's is `black`, chosen independently (so black's need not mirror white's). Castling
+/// rights are given as rook files (Shredder-FEN), which the chess reader takes as Chess960.
+pub fn dfrc_fen(white: usize, black: usize) -> String {
+    let (w, b) = (chess960_rank(white), chess960_rank(black));
+    let rooks = |rank: &[u8; 8], upper: bool| -> String {
+        // The king-side rook first, as `HAha` orders them.
+        (0..8)
+            .rev()
+            .filter(|&f| rank[f] == b'R')
+            .map(|f| {
+                let file = (b'a' + f as u8) as char;
+                if upper { file.to_ascii_uppercase() } else { file }
+            })
+            .collect()
+    };
+    let white_rank: String = w.iter().map(|&c| c as char).collect();
+    let black_rank: String = b.iter().map(|&c| (c as char).to_ascii_lowercase()).collect();
+    format!(
+        "{black_rank}/pppppppp/8/8/8/8/PPPPPPPP/{white_rank} w {}{} - 0 1",
+        rooks(&w, true),
+        rooks(&b, false)
+    )
 }
 
 /// Reads an opening file: one FEN or EPD per line (an EPD's four fields get `0 1`); blank
@@ -190,29 +331,58 @@ fn verdict<G: Game>(board: &mut G, list: &mut MoveList) -> Option<Outcome> {
     board.rule_score(0).map(|s| if s == 0 { Outcome::Draw } else { stm_wins(stm, s > 0) })
 }
 
-/// Plays game number `index`: its records, result set.
-fn play_game<G: Inspect + Networked>(
-    settings: &Settings,
-    player: &mut Player,
-    index: u64,
-) -> Vec<Record> {
-    let mut rng = Rng::new(settings.seed, index);
-    player.session.clear();
-    let unit = G::UNITS_PER_CP;
-    let mut list = MoveList::new();
+impl Player {
+    /// Verifies a start: searches `board`, whose legal moves are `moves`, to `depth` (the
+    /// move's node budget plays no part; a hard cap stops a runaway) and returns the score from
+    /// the side to move's view, or `None` when there is no legal move. Built as
+    /// [`Player::search`] is: the two start their searches alike.
+    fn verify<G: Inspect + Networked>(
+        &mut self,
+        board: &G,
+        moves: &[Move],
+        depth: Plies,
+    ) -> Option<i32> {
+        if moves.is_empty() {
+            return None;
+        }
+        let depth = depth.0.clamp(1, Limits::MAX_DEPTH);
+        let cap = self.nodes.saturating_mul(VERIFY_NODE_FACTOR);
+        let limits = Limits { depth: Some(depth), nodes: Some(cap), ..Default::default() };
+        match self.session.run(Job::new(board.clone(), moves.to_vec(), limits)) {
+            session::Outcome::Move { found: Some(f), .. } => Some(f.score),
+            _ => None,
+        }
+    }
+}
 
-    // The start: an opening, random plies, and a search that finds it still open.
-    let mut board = G::startpos();
+/// Draws game `index`'s start from its random stream `rng`: an opening (in chess, for a share
+/// of the games, a random double-Fischer-random start; else a line of the opening file, or the
+/// start position), random plies, and a verification search that finds it still open. After
+/// [`START_TRIES`] rejected draws the game starts from the start position.
+fn draw_start<G: Inspect + Networked>(
+    starts: &Starts,
+    variant: Variant,
+    player: &mut Player,
+    rng: &mut Rng,
+    index: u64,
+) -> G {
+    let mut list = MoveList::new();
+    // The coin is drawn whatever the share, so that a game that does not start from DFRC
+    // plays the same with any share.
+    let coin = rng.unit();
+    let dfrc = variant == Variant::Chess && coin < starts.dfrc_share;
     for _ in 0..START_TRIES {
-        let mut b = match settings.openings.len() {
-            0 => G::startpos(),
-            n => match G::from_fen(&settings.openings[rng.below(n)]) {
-                Ok(b) => b,
-                Err(_) => G::startpos(),
-            },
+        let opening = if dfrc {
+            Some(dfrc_fen(rng.below(CHESS960_RANKS), rng.below(CHESS960_RANKS)))
+        } else {
+            match starts.openings.len() {
+                0 => None,
+                n => Some(starts.openings[rng.below(n)].clone()),
+            }
         };
+        let mut b = opening.and_then(|fen| G::from_fen(&fen).ok()).unwrap_or_else(G::startpos);
         // Alternate the parity so that both sides get to move first in the kept positions.
-        let plies = settings.random_plies + (index & 1) as u32;
+        let plies = starts.random_plies + (index & 1) as u32;
         let mut alive = true;
         for _ in 0..plies {
             if verdict(&mut b, &mut list).is_some() {
@@ -226,15 +396,28 @@ fn play_game<G: Inspect + Networked>(
         if !alive || verdict(&mut b, &mut list).is_some() {
             continue;
         }
-        match player.search(&b, list.as_slice()) {
-            Some((score, _)) if score.abs() <= START_MAX_CP * unit => {
-                board = b;
-                break;
-            }
-            _ => {}
+        let bound = starts.verify_max.0.saturating_mul(G::UNITS_PER_CP);
+        if player
+            .verify(&b, list.as_slice(), starts.verify_depth)
+            .is_some_and(|score| score.abs() <= bound)
+        {
+            return b;
         }
     }
+    G::startpos()
+}
 
+/// Plays game number `index`: its records, result set.
+fn play_game<G: Inspect + Networked>(
+    settings: &Settings,
+    player: &mut Player,
+    index: u64,
+) -> Vec<Record> {
+    let mut rng = Rng::new(settings.seed, index);
+    player.session.clear();
+    let unit = G::UNITS_PER_CP;
+    let mut list = MoveList::new();
+    let mut board: G = draw_start(&settings.starts, settings.variant, player, &mut rng, index);
     let mut records = Vec::new();
     let mut ply = 0u32;
     let (mut win_run, mut loss_run, mut draw_run) = (0u32, 0u32, 0u32);
@@ -316,6 +499,7 @@ fn run_game<G: Inspect + Networked>(settings: &Settings) -> Result<Summary, Stri
     if settings.games.is_none() && settings.positions.is_none() {
         return Err("give --games or --positions".to_string());
     }
+    check_share(settings.starts.dfrc_share)?;
     let path = &settings.out;
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -421,6 +605,57 @@ fn run_game<G: Inspect + Networked>(settings: &Settings) -> Result<Summary, Stri
     Ok(summary)
 }
 
+/// Checks that a DFRC share is a share: a number from 0 to 1.
+pub fn check_share(share: f64) -> Result<(), String> {
+    if (0.0..=1.0).contains(&share) {
+        Ok(())
+    } else {
+        Err(format!("the DFRC share must be from 0 to 1, not {share}"))
+    }
+}
+
+/// `genfens` (OpenBench's datagen protocol): `request.count` chess starts as FENs, searched
+/// as the session `like` plays, made as
+/// datagen makes its games' starts (random plies, verified by a depth-limited search) with its
+/// default settings, from the lines of the book file if one is given (else the start
+/// position), or all of them double-Fischer-random when `request.dfrc`. Start `i` comes from
+/// the random stream of the seed and `i` alone: the same request gives the same lines.
+///
+/// The book is read before anything is made, so that an unreadable or invalid book fails
+/// at once; then the starts are made one at a time as the iterator is advanced, so that a
+/// caller can print each as soon as it is found (OpenBench gives up on an engine that is
+/// silent for 15 seconds, and a few thousand verification searches take longer than that).
+pub fn genfens(
+    request: &Genfens,
+    variant: Variant,
+    like: &Session,
+) -> Result<impl Iterator<Item = String> + use<>, String> {
+    if variant != Variant::Chess {
+        return Err(format!("makes chess starts, and the session plays {}", variant.name()));
+    }
+    let openings = match &request.book {
+        None => Vec::new(),
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| read_openings(&text, Variant::Chess))
+            .map_err(|e| format!("book '{}': {e}", crate::text::excerpt(path)))?,
+    };
+    let starts =
+        Starts { openings, dfrc_share: if request.dfrc { 1.0 } else { 0.0 }, ..Starts::default() };
+    // A search thread of its own that plays as `like` does (its networks and parameters).
+    let session =
+        like.fresh(HASH_MB, 1).map_err(|e| format!("cannot start a search thread: {e}"))?;
+    let mut player = Player { session, nodes: DEFAULT_NODES };
+    let seed = request.seed;
+    Ok((0..request.count).map(move |index| {
+        // Each start from a clean table, as each datagen game: start `i` depends on `i` alone.
+        player.session.clear();
+        let mut rng = Rng::new(seed, index);
+        let board: Chess = draw_start(&starts, Variant::Chess, &mut player, &mut rng, index);
+        board.fen()
+    }))
+}
+
 /// True when every game has been handed out (the threads are finishing their last ones).
 fn scope_finished(next_game: &AtomicU64, settings: &Settings) -> bool {
     settings.games.is_some_and(|g| next_game.load(Relaxed) >= g)
@@ -455,9 +690,9 @@ mod tests {
             positions: None,
             threads,
             nodes: 400,
-            random_plies: 6,
+            // Half the chess games from DFRC starts, so that the run covers both kinds.
+            starts: Starts { random_plies: 6, dfrc_share: 0.5, ..Starts::default() },
             seed: 7,
-            openings: Vec::new(),
             progress: false,
             nets: Networks::embedded(),
         }
@@ -513,6 +748,176 @@ mod tests {
             assert_eq!(records(&one).len(), repaired.len() / RECORD_BYTES);
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A player for the start tests: a small table, a shallow verification.
+    fn player() -> Player {
+        let session = Session::new(1, 1, Networks::embedded()).expect("a search thread");
+        Player { session, nodes: 400 }
+    }
+
+    /// True when `rank` (uppercase letters, a-file first) is a Chess960 back rank: two rooks
+    /// with the king between them, bishops on squares of both colours, a queen, two knights.
+    fn is_chess960_rank(rank: &[u8]) -> bool {
+        let at = |p: u8| (0..rank.len()).filter(|&f| rank[f] == p).collect::<Vec<_>>();
+        let (rooks, king, bishops) = (at(b'R'), at(b'K'), at(b'B'));
+        rank.len() == 8
+            && rooks.len() == 2
+            && king.len() == 1
+            && rooks[0] < king[0]
+            && king[0] < rooks[1]
+            && bishops.len() == 2
+            && bishops[0] % 2 != bishops[1] % 2
+            && at(b'Q').len() == 1
+            && at(b'N').len() == 2
+    }
+
+    /// The back ranks of a FEN's placement: white's (rank 1) and black's (rank 8, uppercased).
+    fn back_ranks(fen: &str) -> (Vec<u8>, Vec<u8>) {
+        let placement = fen.split_whitespace().next().unwrap_or("");
+        let ranks: Vec<&str> = placement.split('/').collect();
+        let white = ranks.last().copied().unwrap_or("").bytes().collect();
+        let black = ranks.first().copied().unwrap_or("").to_ascii_uppercase().bytes().collect();
+        (white, black)
+    }
+
+    /// The 960 numbers give the 960 distinct Chess960 back ranks, 518 the standard one.
+    #[test]
+    fn chess960_numbers_are_the_960_back_ranks() {
+        assert_eq!(&chess960_rank(518), b"RNBQKBNR");
+        let all: std::collections::BTreeSet<[u8; 8]> = (0..960).map(chess960_rank).collect();
+        assert_eq!(all.len(), 960);
+        assert!(all.iter().all(|r| is_chess960_rank(r)), "an invalid back rank");
+    }
+
+    /// A DFRC FEN is a valid Chess960 position: both back ranks are Chess960 ranks, chosen
+    /// independently (black's need not mirror white's), with every castling right, and the
+    /// engine reads it as Chess960 and castles in it.
+    #[test]
+    fn dfrc_fens_are_valid_chess960_positions() {
+        let fen = dfrc_fen(0, 959);
+        let (white, black) = back_ranks(&fen);
+        assert!(is_chess960_rank(&white) && is_chess960_rank(&black), "{fen}");
+        assert_ne!(white, black, "{fen}: black's rank mirrors white's");
+        let board = Chess::from_fen(&fen).expect("a valid FEN");
+        assert!(board.chess960(), "{fen} not read as Chess960");
+        assert_eq!(board.fen().split_whitespace().nth(2).map(str::len), Some(4), "{fen}");
+        // Every pair of numbers gives a position the engine accepts with moves to play.
+        let mut rng = Rng::new(3, 0);
+        let mut list = MoveList::new();
+        for _ in 0..200 {
+            let (w, b) = (rng.below(CHESS960_RANKS), rng.below(CHESS960_RANKS));
+            let board = Chess::from_fen(&dfrc_fen(w, b)).expect("a valid FEN");
+            board.legal_moves(&mut list);
+            // 16 pawn moves and one or two for each knight (more with a castling at once).
+            assert!(list.len() >= 18, "{}", dfrc_fen(w, b));
+            assert_eq!(
+                back_ranks(&board.fen()),
+                (chess960_rank(w).to_vec(), chess960_rank(b).to_vec())
+            );
+        }
+        // A king next to its rook castles by taking it (b1, a1 here).
+        let fen = "rk4rn/pppppppp/8/8/8/8/PPPPPPPP/RK4RN w GAga - 0 1";
+        let board = Chess::from_fen(fen).expect("a valid FEN");
+        board.legal_moves(&mut list);
+        assert!(list.iter().any(|&m| board.move_text(m) == "b1a1"), "no castling in {fen}");
+    }
+
+    /// The starts drawn are legal positions with a move to play, and with a DFRC share of one
+    /// half both kinds occur, the DFRC ones with two independent Chess960 back ranks.
+    #[test]
+    fn drawn_starts_are_legal_and_dfrc_ones_are_chess960() {
+        let starts = Starts {
+            random_plies: 0,
+            dfrc_share: 0.5,
+            verify_depth: Plies(4),
+            ..Starts::default()
+        };
+        let mut player = player();
+        let (mut dfrc, mut standard, mut unmirrored) = (0, 0, 0);
+        let mut list = MoveList::new();
+        // Even numbers only: odd games play one more random ply, which may move a knight.
+        for index in (0..40).step_by(2) {
+            let mut rng = Rng::new(11, index);
+            let board: Chess = draw_start(&starts, Variant::Chess, &mut player, &mut rng, index);
+            let fen = board.fen();
+            let again = Chess::from_fen(&fen).expect("a start reads back");
+            again.legal_moves(&mut list);
+            assert!(!list.is_empty(), "{fen}");
+            let (white, black) = back_ranks(&fen);
+            if white == b"RNBQKBNR" && black == b"RNBQKBNR" {
+                standard += 1;
+            } else {
+                assert!(is_chess960_rank(&white) && is_chess960_rank(&black), "{fen}");
+                dfrc += 1;
+                unmirrored += usize::from(white != black);
+            }
+        }
+        assert!(dfrc > 0 && standard > 0, "dfrc {dfrc}, standard {standard}");
+        assert!(unmirrored > 0, "every DFRC start mirrored");
+        // Xiangqi ignores the share, and its starts after random plies are legal too.
+        let starts = Starts { random_plies: 4, dfrc_share: 1.0, ..starts };
+        for index in 0..4 {
+            let mut rng = Rng::new(11, index);
+            let board: Xiangqi =
+                draw_start(&starts, Variant::Xiangqi, &mut player, &mut rng, index);
+            let again = Xiangqi::from_fen(&board.fen()).expect("a start reads back");
+            again.legal_moves(&mut list);
+            assert!(!list.is_empty(), "{}", board.fen());
+        }
+    }
+
+    /// The verification search rejects a start a queen and a rook up (a queen alone is about
+    /// 970 cp, inside the bound), keeps a balanced one, and a game
+    /// whose every opening is lopsided starts from the start position instead.
+    #[test]
+    fn the_verification_rejects_lopsided_starts() {
+        let lopsided = "rnb1kbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1";
+        let balanced = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        let mut player = player();
+        let mut list = MoveList::new();
+        let board = Chess::from_fen(lopsided).expect("valid");
+        board.legal_moves(&mut list);
+        let score = player.verify(&board, list.as_slice(), Plies(6)).expect("moves");
+        let bound = DEFAULT_VERIFY_MAX.0 * Chess::UNITS_PER_CP;
+        assert!(score > bound, "a queen and a rook up score {score}, the bound is {bound}");
+        let starts = |fen: &str| Starts {
+            random_plies: 0,
+            openings: vec![fen.to_string()],
+            dfrc_share: 0.0,
+            verify_depth: Plies(6),
+            ..Starts::default()
+        };
+        let mut rng = Rng::new(1, 0);
+        let start: Chess = draw_start(&starts(lopsided), Variant::Chess, &mut player, &mut rng, 0);
+        assert_eq!(start.fen(), Chess::startpos().fen());
+        let start: Chess = draw_start(&starts(balanced), Variant::Chess, &mut player, &mut rng, 0);
+        assert_eq!(start.fen(), balanced);
+    }
+
+    /// `genfens` gives the asked number of valid FENs, the same for the same seed, and other
+    /// ones for another; a bad book or another game is an error before anything is made.
+    #[test]
+    fn genfens_is_deterministic_and_checks_its_request() {
+        let request = Genfens { count: 3, seed: 42, book: None, dfrc: false };
+        let like = Session::new(1, 1, Networks::embedded()).expect("a search thread");
+        let make =
+            |r: &Genfens| genfens(r, Variant::Chess, &like).expect("made").collect::<Vec<_>>();
+        let first = make(&request);
+        assert_eq!(first.len(), 3);
+        assert!(first.iter().all(|fen| Chess::from_fen(fen).is_ok()), "{first:?}");
+        assert_eq!(make(&request), first);
+        assert_ne!(make(&Genfens { seed: 43, ..request.clone() }), first);
+        let dfrc = make(&Genfens { dfrc: true, ..request.clone() });
+        // Kings that have both moved leave no castling right to show Chess960 by: some do.
+        assert!(
+            dfrc.iter().any(|fen| Chess::from_fen(fen).is_ok_and(|b| b.chess960())),
+            "{dfrc:?}"
+        );
+        assert!(dfrc.iter().all(|fen| Chess::from_fen(fen).is_ok() && !first.contains(fen)));
+        assert!(genfens(&request, Variant::Xiangqi, &like).is_err());
+        let missing = Genfens { book: Some("/nonexistent/book.epd".into()), ..request };
+        assert!(genfens(&missing, Variant::Chess, &like).is_err());
     }
 
     #[test]

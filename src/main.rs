@@ -101,6 +101,19 @@ enum Tool {
         /// Start from the positions of this FEN/EPD file instead of the start position.
         #[arg(long)]
         openings: Option<std::path::PathBuf>,
+        /// Chess: the share of games (0 to 1) started from a random double-Fischer-random
+        /// position (each side a random Chess960 back rank) instead of the opening; 0.1 after
+        /// Viridithas, whose first DFRC data gained in standard chess and whose larger share
+        /// lost. Xiangqi ignores it.
+        #[arg(long, default_value_t = chariot::datagen::DEFAULT_DFRC_SHARE, value_parser = share)]
+        dfrc_share: f64,
+        /// Depth (plies) of the search that verifies each start before it is played.
+        #[arg(long, value_name = "PLIES", default_value_t = chariot::datagen::DEFAULT_VERIFY_DEPTH)]
+        verify_depth: chariot::datagen::Plies,
+        /// A start whose verification score is beyond this either way is redrawn (chess:
+        /// centipawns; xiangqi: UCCI units, a horse is 100).
+        #[arg(long, value_name = "CP", default_value_t = chariot::datagen::DEFAULT_VERIFY_MAX)]
+        verify_max_cp: chariot::datagen::ProtocolUnits,
         /// Play with the classic evaluation, not the embedded network (the first generation
         /// of data).
         #[arg(long)]
@@ -187,6 +200,9 @@ fn main() {
             random_plies,
             seed,
             openings,
+            dfrc_share,
+            verify_depth,
+            verify_max_cp,
             classic,
         }) => {
             let variant = Variant::from(variant);
@@ -210,9 +226,14 @@ fn main() {
                 positions,
                 threads: threads.unwrap_or_else(cores),
                 nodes: nodes.max(1),
-                random_plies,
+                starts: chariot::datagen::Starts {
+                    random_plies,
+                    openings,
+                    dfrc_share,
+                    verify_depth,
+                    verify_max: verify_max_cp,
+                },
                 seed,
-                openings,
                 progress: true,
                 nets: nets(classic),
             };
@@ -251,6 +272,12 @@ fn main() {
         }
         None => run_loop(cli),
     }
+}
+
+/// Reads `--dfrc-share`: a number from 0 to 1.
+fn share(text: &str) -> Result<f64, String> {
+    let share: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    chariot::datagen::check_share(share).map(|()| share)
 }
 
 /// The number of cores.

@@ -151,6 +151,8 @@ pub enum Report {
         /// All leaves.
         nodes: u64,
     },
+    /// A start made by `genfens`, as FEN (one report per start).
+    Genfen(String),
     /// A message for the user.
     Message(String),
     /// An error the user should read.

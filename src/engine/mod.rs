@@ -405,6 +405,13 @@ impl Engine {
             Command::Speedtest { threads, hash_mb, seconds } => {
                 self.speedtest(threads, hash_mb, seconds)
             }
+            // Runs here, to its end: OpenBench sends `quit` only after the last start.
+            Command::Genfens(request) => {
+                match crate::datagen::genfens(&request, self.variant(), &self.session) {
+                    Ok(fens) => fens.for_each(|fen| self.send(Report::Genfen(fen))),
+                    Err(e) => self.send(Report::Error(format!("genfens: {e}"))),
+                }
+            }
             Command::Quit => {
                 self.quit();
                 return false;

@@ -230,6 +230,7 @@ pub fn format(report: &Report) -> String {
         }
         Report::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
         Report::PerftTotal { nodes } => format!("\nNodes searched: {nodes}\n"),
+        Report::Genfen(fen) => format!("info message genfens {fen}"),
         Report::Message(text) => format!("info message {text}"),
         Report::Error(text) => format!("info message error: {text}"),
         Report::Warning(text) => format!("info message warning: {text}"),

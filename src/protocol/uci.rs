@@ -1,7 +1,7 @@
 //! UCI: chess, and xiangqi the way GUIs drive Pikafish.
 
 use super::ParseError;
-use crate::command::{Clock, Command, Limits};
+use crate::command::{Clock, Command, Genfens, Limits};
 use crate::options::{self, TABLE};
 use crate::report::{Bound, Eval, Report};
 use std::ops::RangeInclusive;
@@ -26,6 +26,7 @@ const COMMANDS: &[&str] = &[
     "flip",
     "export_net",
     "compiler",
+    "genfens",
     "bench",
     "speedtest",
 ];
@@ -50,6 +51,7 @@ Chariot speaks UCI (chess; xiangqi with UCI_Variant xiangqi). Commands:
   compiler                     how the binary was built, and its SIMD path
   bench [hash threads limit fenfile limittype]  the search's signature: <nodes> nodes <nps> nps
   speedtest [threads hash seconds]  the speed as users run it
+  genfens <n> seed <s> book <file|None> [dfrc]  n verified chess starts (OpenBench datagen)
   help                         this list
   quit                         leave";
 
@@ -72,6 +74,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "ucinewgame" => Command::NewGame,
         "go" => Command::Go(parse_go(args)),
         "ponderhit" => Command::PonderHit { draw_offer: false },
+        "genfens" => Command::Genfens(parse_genfens(args)?),
         other => return super::parse_shared(other, args).map(Some),
     };
     Ok(Some(command))
@@ -83,6 +86,43 @@ fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
         Some((&"name", rest)) => super::name_value(rest),
         _ => Err(ParseError::Malformed("setoption needs 'name <option>'".into())),
     }
+}
+
+/// `genfens N seed S book <file|None> [dfrc]`, as OpenBench's client sends it (the keywords in
+/// any order after the count). An integer seed of either sign is taken as its 64 bits.
+fn parse_genfens(args: &[&str]) -> Result<Genfens, ParseError> {
+    let mut words = args.iter();
+    let mut request = Genfens { count: number("genfens", &mut words)?, ..Genfens::default() };
+    while let Some(&word) = words.next() {
+        match word {
+            "seed" => {
+                let Some(&text) = words.next() else {
+                    return Err(ParseError::Missing("seed".into()));
+                };
+                request.seed = text
+                    .parse::<u64>()
+                    .or_else(|_| text.parse::<i64>().map(|n| n as u64))
+                    .map_err(|_| ParseError::Number {
+                        keyword: "seed".into(),
+                        value: text.to_string(),
+                    })?;
+            }
+            "book" => {
+                let Some(&book) = words.next() else {
+                    return Err(ParseError::Missing("book".into()));
+                };
+                request.book = (!book.eq_ignore_ascii_case("none")).then(|| book.to_string());
+            }
+            "dfrc" => request.dfrc = true,
+            other => {
+                return Err(ParseError::Malformed(format!(
+                    "genfens: unknown argument '{}' (genfens <n> seed <s> book <file|None> [dfrc])",
+                    super::excerpt(other)
+                )));
+            }
+        }
+    }
+    Ok(request)
 }
 
 /// Reads the number after `keyword`, advancing the cursor.
@@ -327,6 +367,7 @@ pub fn format(report: &Report) -> String {
         },
         Report::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
         Report::PerftTotal { nodes } => format!("\nNodes searched: {nodes}\n"),
+        Report::Genfen(fen) => format!("info string genfens {fen}"),
         Report::Message(text) => format!("info string {text}"),
         Report::Error(text) => format!("info string error: {text}"),
         Report::Warning(text) => format!("info string warning: {text}"),
@@ -417,6 +458,29 @@ mod tests {
                 "position expects 'startpos' or 'fen', not 'sideways'".into()
             )))
         );
+    }
+
+    #[test]
+    fn genfens_as_openbench_sends_it() {
+        let request = |book: Option<&str>, seed: u64, dfrc: bool| {
+            Ok(Some(Command::Genfens(Genfens {
+                count: 16,
+                seed,
+                book: book.map(str::to_string),
+                dfrc,
+            })))
+        };
+        assert_eq!(parse("genfens 16 seed 7 book None"), request(None, 7, false));
+        assert_eq!(
+            parse("genfens 16 seed 7 book Books/UHO.epd dfrc"),
+            request(Some("Books/UHO.epd"), 7, true)
+        );
+        // The keywords in any order; a negative seed is its 64 bits; `none` in any case.
+        assert_eq!(parse("genfens 16 book none seed -1"), request(None, u64::MAX, false));
+        assert!(matches!(parse("genfens"), Err(ParseError::Missing(_))));
+        assert!(matches!(parse("genfens 16 seed"), Err(ParseError::Missing(_))));
+        assert!(matches!(parse("genfens -3 seed 1"), Err(ParseError::Number { .. })));
+        assert!(matches!(parse("genfens 16 seed 1 extra"), Err(ParseError::Malformed(_))));
     }
 
     #[test]

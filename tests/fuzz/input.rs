@@ -722,6 +722,29 @@ pub fn uci_line(rng: &mut Rng) -> String {
     line
 }
 
+/// `genfens` as OpenBench sends it, its arguments often replaced or reordered. For the
+/// parser's target only, not in [`uci_line`]: sessions would run it, and a random count may
+/// ask for hours of work.
+pub fn genfens_line(rng: &mut Rng) -> String {
+    const WORDS: &[&str] = &["seed", "book", "None", "none", "dfrc", "Books/x.epd", "-1"];
+    let mut words = vec![
+        "genfens".to_string(),
+        token(rng, WORDS),
+        "seed".to_string(),
+        token(rng, WORDS),
+        "book".to_string(),
+        token(rng, WORDS),
+    ];
+    for _ in 0..rng.below(3) {
+        words.push(token(rng, WORDS));
+    }
+    if rng.one_in(3) {
+        let (a, b) = (1 + rng.below(words.len() - 1), 1 + rng.below(words.len() - 1));
+        words.swap(a, b);
+    }
+    words.join(" ")
+}
+
 /// A UCCI line, as [`uci_line`] for UCCI's commands.
 pub fn ucci_line(rng: &mut Rng) -> String {
     let variant = if rng.one_in(4) { Variant::Chess } else { Variant::Xiangqi };

@@ -350,7 +350,10 @@ fn check_limits(limits: &Limits) -> Result<(), String> {
 fn fuzz_uci_line() {
     fuzz(
         "fuzz_uci_line",
-        |rng| vec![input::uci_line(rng)],
+        |rng| {
+            let line = if rng.one_in(16) { input::genfens_line(rng) } else { input::uci_line(rng) };
+            vec![line]
+        },
         |parts| {
             for line in parts {
                 match uci::parse(line) {
