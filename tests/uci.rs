@@ -1713,7 +1713,7 @@ fn xiangqi_moves_in_a_chess_session_get_a_hint() {
         "uci\nposition startpos moves h2e2 h9g7\ngo depth 2\nposition startpos moves a2a5\nquit\n",
     );
     let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
-    assert!(errors[0].contains("these are legal xiangqi moves"), "{errors:?}");
+    assert!(errors[0].contains("xiangqi moves, but the game is chess"), "{errors:?}");
     assert!(errors[0].contains("setoption name UCI_Variant value xiangqi"), "{errors:?}");
     assert!(errors[0].contains("chariot --variant xiangqi"), "{errors:?}");
     assert_eq!(common::bestmove(&lines).as_deref(), Some("(none)"), "{lines:?}");

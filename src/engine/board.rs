@@ -85,11 +85,10 @@ impl Board {
                 && *start == Start::Startpos
                 && play(&mut Xiangqi::startpos(), moves).is_ok();
             if xiangqi {
-                format!(
-                    "{e}; these are legal xiangqi moves, but the session plays chess: for \
-                     xiangqi over UCI send 'setoption name UCI_Variant value xiangqi' first, or \
-                     start the engine as 'chariot --variant xiangqi'"
-                )
+                // In place of the chess error, so that the message stays one short line.
+                "xiangqi moves, but the game is chess: send 'setoption name UCI_Variant value \
+                 xiangqi' or run 'chariot --variant xiangqi'"
+                    .to_string()
             } else {
                 e
             }
