@@ -35,16 +35,7 @@ pub enum CliError {
 /// Reads an engine from `key=value` tokens: `name=`, `cmd=` (split like a shell), `dir=`,
 /// `proto=uci|ucci`, `notation=iccs|fsf`, `tcfactor=F`, and `option.NAME=VALUE` (repeatable).
 pub fn parse_engine(tokens: &[String]) -> Result<EngineSpec, CliError> {
-    let mut spec = EngineSpec {
-        name: String::new(),
-        cmd: Vec::new(),
-        dir: None,
-        proto: Protocol::Uci,
-        options: Vec::new(),
-        notation: Notation::Iccs,
-        tc_factor: 1.0,
-        log: None,
-    };
+    let mut spec = EngineSpec::new(String::new(), Vec::new());
     let bad = |key: &str, value: &str| CliError::Value { key: key.into(), value: value.into() };
     for token in tokens {
         let (key, value) = token.split_once('=').ok_or_else(|| CliError::Token(token.clone()))?;

@@ -63,6 +63,23 @@ pub struct EngineSpec {
     pub log: Option<PathBuf>,
 }
 
+impl EngineSpec {
+    /// The engine `name` run by `cmd` over UCI, with the defaults of the command line's `-e`:
+    /// the runner's directory, no options, ICCS notation, no time odds, no log.
+    pub fn new(name: impl Into<String>, cmd: Vec<String>) -> EngineSpec {
+        EngineSpec {
+            name: name.into(),
+            cmd,
+            dir: None,
+            proto: Protocol::Uci,
+            options: Vec::new(),
+            notation: Notation::Iccs,
+            tc_factor: 1.0,
+            log: None,
+        }
+    }
+}
+
 /// What went wrong talking to an engine; each ends the game as a loss for it.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {

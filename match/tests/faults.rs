@@ -30,16 +30,7 @@ fn scratch(name: &str) -> PathBuf {
 fn fake(name: &str, args: &[&str], proto: Protocol) -> Arc<EngineSpec> {
     let mut cmd = vec![FAKE.to_string()];
     cmd.extend(args.iter().map(|a| a.to_string()));
-    Arc::new(EngineSpec {
-        name: name.into(),
-        cmd,
-        dir: None,
-        proto,
-        options: Vec::new(),
-        notation: Notation::Iccs,
-        tc_factor: 1.0,
-        log: None,
-    })
+    Arc::new(EngineSpec { proto, ..EngineSpec::new(name, cmd) })
 }
 
 fn config(variant: Variant, engines: [Arc<EngineSpec>; 2], tc: TimeControl) -> MatchConfig {

@@ -2,8 +2,7 @@
 //! and a second run resumes from it instead of starting again.
 
 use chariot::game::Variant;
-use chariot_match::engine::{EngineSpec, Protocol};
-use chariot_match::notation::Notation;
+use chariot_match::engine::EngineSpec;
 use chariot_match::play::{Adjudication, GameConfig, TimeControl};
 use chariot_match::spsa::{SpsaConfig, parse_params, read_state, run};
 use std::sync::Arc;
@@ -22,16 +21,7 @@ fn spsa_runs_and_resumes() {
             .expect("valid");
     let mut cfg = SpsaConfig {
         variant: Variant::Chess,
-        engine: Arc::new(EngineSpec {
-            name: "fake".into(),
-            cmd: vec![FAKE.into(), "--seed".into(), "5".into()],
-            dir: None,
-            proto: Protocol::Uci,
-            options: Vec::new(),
-            notation: Notation::Iccs,
-            tc_factor: 1.0,
-            log: None,
-        }),
+        engine: Arc::new(EngineSpec::new("fake", vec![FAKE.into(), "--seed".into(), "5".into()])),
         game: GameConfig {
             tc: TimeControl::Nodes(1),
             margin_ms: 100,

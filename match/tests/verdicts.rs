@@ -10,8 +10,7 @@
 //! that difference is not exercised.
 
 use chariot::game::Variant;
-use chariot_match::engine::{EngineSpec, Protocol};
-use chariot_match::notation::Notation;
+use chariot_match::engine::EngineSpec;
 use chariot_match::play::{Adjudication, GameConfig, TimeControl};
 use chariot_match::runner::{MatchConfig, run};
 use std::process::Command;
@@ -99,16 +98,7 @@ print(f"{len(games)} games, {bad} disagreements")
 "#;
 
 fn fake(name: &str, seed: &str) -> Arc<EngineSpec> {
-    Arc::new(EngineSpec {
-        name: name.into(),
-        cmd: vec![FAKE.to_string(), "--seed".into(), seed.into()],
-        dir: None,
-        proto: Protocol::Uci,
-        options: Vec::new(),
-        notation: Notation::Iccs,
-        tc_factor: 1.0,
-        log: None,
-    })
+    Arc::new(EngineSpec::new(name, vec![FAKE.to_string(), "--seed".into(), seed.into()]))
 }
 
 #[test]
