@@ -134,7 +134,7 @@ enum Tool {
         divide: bool,
     },
     /// Train an NNUE network on `datagen` records and write it as a `.nnue` file.
-    Train(chariot::train::Options),
+    Train(chariot_train::Options),
     /// Print a game's search parameters (value, unit, range), or OpenBench's SPSA input lines.
     Params {
         /// The game.
@@ -265,7 +265,7 @@ fn main() {
             }
         }
         Some(Tool::Train(options)) => {
-            if let Err(e) = chariot::train::run(&options) {
+            if let Err(e) = chariot_train::run(&options) {
                 eprintln!("chariot train: {e}");
                 std::process::exit(1);
             }

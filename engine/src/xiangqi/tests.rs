@@ -363,7 +363,7 @@ fn is_legal_and_captures_agree_with_generation() {
 }
 
 /// The perft positions, full of captures by every kind of piece.
-const PERFT_EPD: &str = include_str!("../../tests/data/perft-xiangqi.epd");
+const PERFT_EPD: &str = include_str!("../../../tests/data/perft-xiangqi.epd");
 
 #[test]
 fn accumulator_matches_evaluation_over_trees() {

@@ -857,7 +857,7 @@ mod tests {
     /// The option tables of docs/options.md are these tables, so that they cannot drift.
     #[test]
     fn documented_tables_come_from_the_table() {
-        let doc = include_str!("../docs/options.md");
+        let doc = include_str!("../../docs/options.md");
         let tables = [readme_table(false), readme_table(true)];
         for table in &tables {
             assert!(

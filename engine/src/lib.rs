@@ -1,6 +1,8 @@
-//! Chariot: a chess and xiangqi engine in one binary.
+//! Chariot's engine library: a chess and xiangqi engine behind UCI and UCCI.
 //!
-//! The library holds everything; `main.rs` only parses the command line. Layout follows the
+//! Everything the engine does at run time lives here, with no command-line parser and no
+//! mutable static; the `chariot` binary (the workspace's root package) parses the command line
+//! and the trainer (`chariot-train`) is a crate of its own. Layout follows the
 //! architecture: [`game`] is the contract, [`chess`] and [`xiangqi`] implement it, [`search`] is
 //! written once over it, [`engine`] is the controller that owns the session and the search
 //! threads, and [`protocol`] turns text into commands and reports into text. The neutral
@@ -25,5 +27,4 @@ pub mod search;
 pub mod session;
 pub mod speedtest;
 pub mod text;
-pub mod train;
 pub mod xiangqi;

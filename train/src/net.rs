@@ -10,8 +10,8 @@
 
 use super::TrainError;
 use super::loader::{Features, MAX_FEATURES, Sample};
-use crate::game::Variant;
-use crate::nnue::network::{
+use chariot::game::Variant;
+use chariot::nnue::network::{
     Activation, InputMap, Layout, Network, bucket_rows, buckets_byte, buckets_from_byte,
     output_bucket,
 };

@@ -120,6 +120,19 @@ fn no_import_circle_between_the_librarys_modules() {
     }
 }
 
+/// The engine library parses no command line: clap belongs to the `chariot` binary and the
+/// trainer, so that a program embedding the engine does not build it.
+#[test]
+fn the_engine_library_has_no_command_line_parser() {
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .expect("engine/Cargo.toml reads");
+    let deps = manifest.split("[dependencies]").nth(1).expect("a [dependencies] table");
+    let deps = deps.split("\n[").next().unwrap_or(deps);
+    assert!(deps.contains("parking_lot"), "the table is read: {deps}");
+    assert!(!deps.contains("clap"), "the engine depends on clap:\n{deps}");
+}
+
 /// What the networks' files are checked against before any board exists, `Variant::shape`,
 /// is each game's own constants.
 #[test]

@@ -235,7 +235,7 @@ fn playouts_keep_key_and_unmake_restores() {
 
 /// The perft positions, which between them castle both ways (Chess960 too), capture en
 /// passant and promote with and without capturing.
-const PERFT_EPD: &str = include_str!("../../tests/data/perft-chess.epd");
+const PERFT_EPD: &str = include_str!("../../../tests/data/perft-chess.epd");
 
 /// Chess960 positions whose castling lands the king or rook on a square one of them left.
 const CHESS960_FENS: &[&str] = &[

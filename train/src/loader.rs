@@ -7,9 +7,9 @@
 //! and keeping ~30 `u16` features per side instead would triple the memory.
 
 use super::TrainError;
-use crate::game::{Side, Variant};
-use crate::nnue::data::{RECORD_BYTES, Record};
-use crate::nnue::network::{InputMap, Layout};
+use chariot::game::{Side, Variant};
+use chariot::nnue::data::{RECORD_BYTES, Record};
+use chariot::nnue::network::{InputMap, Layout};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 

@@ -75,8 +75,8 @@ where
 /// The networks built into the binary, by game, from `nets/` (README, Networks, says how each
 /// was made).
 const EMBEDDED: &[(Variant, &[u8])] = &[
-    (Variant::Chess, include_bytes!("../../nets/chess.nnue")),
-    (Variant::Xiangqi, include_bytes!("../../nets/xiangqi.nnue")),
+    (Variant::Chess, include_bytes!("../../../nets/chess.nnue")),
+    (Variant::Xiangqi, include_bytes!("../../../nets/xiangqi.nnue")),
 ];
 
 /// The network embedded for `variant`, if the binary has one.

@@ -14,5 +14,5 @@ fn main() {
     println!("cargo:rustc-env=CHARIOT_RUSTC={version}");
     println!("cargo:rustc-env=CHARIOT_TARGET={}", var("TARGET"));
     println!("cargo:rustc-env=CHARIOT_PROFILE={}", var("PROFILE"));
-    println!("cargo:rerun-if-changed=src/build.rs");
+    println!("cargo:rerun-if-changed=build.rs");
 }
