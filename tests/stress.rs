@@ -29,6 +29,7 @@ mod common;
 
 use chariot::chess::Chess;
 use chariot::game::{Game, Move, MoveList};
+use chariot::rng::SplitMix;
 use chariot::xiangqi::Xiangqi;
 use common::{Next, Session};
 use std::collections::VecDeque;
@@ -94,7 +95,7 @@ fn run(sessions: usize) {
     let started = Instant::now();
     for index in 0..sessions {
         let proto = [Proto::UciChess, Proto::UciXiangqi, Proto::Ucci][index % 3];
-        let rng = Rng(seed ^ (index as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+        let rng = Rng(SplitMix::new(seed ^ (index as u64).wrapping_mul(0x2545_F491_4F6C_DD1D)));
         Driver::new(rng, proto, seed, index, &fens, &mut stats).session();
     }
     stats.print(started.elapsed());
@@ -107,16 +108,12 @@ fn parse_seed(text: &str) -> Option<u64> {
     }
 }
 
-/// A small PRNG (SplitMix64): reproducible from the printed seed, no dependency.
-struct Rng(u64);
+/// The engine's SplitMix64 with the draws the driver needs: reproducible from the printed seed.
+struct Rng(SplitMix);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number below `n` (0 when `n` is 0).

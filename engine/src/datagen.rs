@@ -30,6 +30,7 @@ use crate::command::{Genfens, Limits};
 use crate::game::{Game, Inspect, MATE_BOUND, Move, MoveList, Side, Variant};
 use crate::nnue::data::{Outcome, RECORD_BYTES, Record};
 use crate::nnue::{Networked, Networks};
+use crate::rng::Stream;
 use crate::session::{self, Job, Session};
 use crate::xiangqi::Xiangqi;
 use parking_lot::Mutex;
@@ -178,35 +179,6 @@ pub struct Summary {
     pub positions: u64,
     /// Games won by white (red), drawn, won by black.
     pub results: [u64; 3],
-}
-
-/// A small, fast random stream (xorshift64*), seeded through splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64, stream: u64) -> Rng {
-        let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
-    }
-
-    /// A uniform number in [0, 1), from the top 53 bits (exact in an f64, so the same on
-    /// every machine).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// The back rank of Chess960 start number `n` (0-959, Scharnagl's numbering: 518 is the
@@ -363,7 +335,7 @@ fn draw_start<G: Inspect + Networked>(
     starts: &Starts,
     variant: Variant,
     player: &mut Player,
-    rng: &mut Rng,
+    rng: &mut Stream,
     index: u64,
 ) -> G {
     let mut list = MoveList::new();
@@ -413,7 +385,7 @@ fn play_game<G: Inspect + Networked>(
     player: &mut Player,
     index: u64,
 ) -> Vec<Record> {
-    let mut rng = Rng::new(settings.seed, index);
+    let mut rng = Stream::new(settings.seed, index);
     player.session.clear();
     let unit = G::UNITS_PER_CP;
     let mut list = MoveList::new();
@@ -650,7 +622,7 @@ pub fn genfens(
     Ok((0..request.count).map(move |index| {
         // Each start from a clean table, as each datagen game: start `i` depends on `i` alone.
         player.session.clear();
-        let mut rng = Rng::new(seed, index);
+        let mut rng = Stream::new(seed, index);
         let board: Chess = draw_start(&starts, Variant::Chess, &mut player, &mut rng, index);
         board.fen()
     }))
@@ -803,7 +775,7 @@ mod tests {
         assert!(board.chess960(), "{fen} not read as Chess960");
         assert_eq!(board.fen().split_whitespace().nth(2).map(str::len), Some(4), "{fen}");
         // Every pair of numbers gives a position the engine accepts with moves to play.
-        let mut rng = Rng::new(3, 0);
+        let mut rng = Stream::new(3, 0);
         let mut list = MoveList::new();
         for _ in 0..200 {
             let (w, b) = (rng.below(CHESS960_RANKS), rng.below(CHESS960_RANKS));
@@ -838,7 +810,7 @@ mod tests {
         let mut list = MoveList::new();
         // Even numbers only: odd games play one more random ply, which may move a knight.
         for index in (0..40).step_by(2) {
-            let mut rng = Rng::new(11, index);
+            let mut rng = Stream::new(11, index);
             let board: Chess = draw_start(&starts, Variant::Chess, &mut player, &mut rng, index);
             let fen = board.fen();
             let again = Chess::from_fen(&fen).expect("a start reads back");
@@ -858,7 +830,7 @@ mod tests {
         // Xiangqi ignores the share, and its starts after random plies are legal too.
         let starts = Starts { random_plies: 4, dfrc_share: 1.0, ..starts };
         for index in 0..4 {
-            let mut rng = Rng::new(11, index);
+            let mut rng = Stream::new(11, index);
             let board: Xiangqi =
                 draw_start(&starts, Variant::Xiangqi, &mut player, &mut rng, index);
             let again = Xiangqi::from_fen(&board.fen()).expect("a start reads back");
@@ -888,7 +860,7 @@ mod tests {
             verify_depth: Plies(6),
             ..Starts::default()
         };
-        let mut rng = Rng::new(1, 0);
+        let mut rng = Stream::new(1, 0);
         let start: Chess = draw_start(&starts(lopsided), Variant::Chess, &mut player, &mut rng, 0);
         assert_eq!(start.fen(), Chess::startpos().fen());
         let start: Chess = draw_start(&starts(balanced), Variant::Chess, &mut player, &mut rng, 0);

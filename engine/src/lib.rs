@@ -23,6 +23,7 @@ pub mod nnue;
 pub mod options;
 pub mod protocol;
 pub mod report;
+pub mod rng;
 pub mod search;
 pub mod session;
 pub mod speedtest;

@@ -9,6 +9,7 @@ use crate::stats::{Outcome, Sprt, Verdict};
 use crate::tally::Tally;
 use chariot::chess::Chess;
 use chariot::game::Variant;
+use chariot::rng::SplitMix;
 use chariot::xiangqi::Xiangqi;
 use crossbeam_channel::unbounded;
 use std::fs::File;
@@ -138,32 +139,8 @@ pub fn load_openings(path: &Path) -> Result<Vec<String>, MatchError> {
     Ok(out)
 }
 
-/// A small deterministic generator (SplitMix64) for the opening shuffle: the same seed
-/// gives the same order on every machine.
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (n > 0), without modulo bias worth caring about for shuffles.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
-
-/// Shuffles `items` in place (Fisher-Yates).
+/// Shuffles `items` in place (Fisher-Yates) with the engine's SplitMix64: the same seed gives
+/// the same order on every machine.
 pub fn shuffle<T>(items: &mut [T], seed: u64) {
     let mut rng = SplitMix::new(seed);
     for i in (1..items.len()).rev() {

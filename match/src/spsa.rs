@@ -13,9 +13,10 @@
 use crate::engine::{Engine, EngineSpec};
 use crate::play::{GameConfig, PlayError, play_game};
 use crate::referee::GameResult;
-use crate::runner::{SplitMix, shuffle};
+use crate::runner::shuffle;
 use chariot::chess::Chess;
 use chariot::game::Variant;
+use chariot::rng::SplitMix;
 use chariot::xiangqi::Xiangqi;
 use parking_lot::Mutex;
 use std::path::{Path, PathBuf};

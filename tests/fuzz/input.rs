@@ -7,29 +7,27 @@
 use chariot::chess::Chess;
 use chariot::game::{Game, MoveList, Variant};
 use chariot::options::TABLE;
+use chariot::rng::SplitMix;
 use chariot::xiangqi::Xiangqi;
 
-/// splitmix64: fast, and every seed (0 included) gives a good sequence.
-pub struct Rng(u64);
+/// The engine's SplitMix64 (every seed, 0 included, gives a good sequence) with the draws the
+/// generators need.
+pub struct Rng(SplitMix);
 
 impl Rng {
     /// A generator started from `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix::new(seed))
     }
 
     /// The next 64 random bits.
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n` > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n)
     }
 
     /// True one time in `n`.

@@ -15,6 +15,7 @@ use chariot::nnue::network::{
     Activation, InputMap, Layout, Network, bucket_rows, buckets_byte, buckets_from_byte,
     output_bucket,
 };
+use chariot::rng::SplitMix;
 use std::io::Write;
 use std::path::Path;
 
@@ -39,25 +40,22 @@ const CHECKPOINT_MAGIC: &[u8; 8] = b"CHTRAIN1";
 /// The checkpoint header's size in bytes.
 const CHECKPOINT_HEADER: usize = 32;
 
-/// A small deterministic generator (splitmix64): initialisation and shuffles follow the seed.
+/// The engine's SplitMix64 with the trainer's draws: initialisation and shuffles follow the
+/// seed.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix);
 
 impl Rng {
     /// A generator for `seed`, decorrelated from other streams by `stream`.
     pub fn new(seed: u64, stream: u64) -> Rng {
-        let mut rng = Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F));
-        rng.bits();
-        rng
+        let mut rng = SplitMix::new(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F));
+        rng.next_u64();
+        Rng(rng)
     }
 
     /// The next 64 random bits.
     pub fn bits(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (multiply-shift: no modulo bias worth the name for `n` < 2³²).

@@ -5,6 +5,7 @@ use crate::book::{self, Book};
 use crate::game::Variant;
 use crate::options::BookSettings;
 use crate::report::Report;
+use crate::rng::Stream;
 use crate::text::excerpt;
 
 /// The book in use, if any, and the random numbers for choosing among its moves.
@@ -12,16 +13,13 @@ pub struct Shelf {
     /// The path and game the book was loaded for, and the book (`None` when loading failed:
     /// the error was reported once and is not repeated for every move).
     loaded: Option<(String, Variant, Option<Book>)>,
-    /// State of a xorshift generator, seeded from the clock: book choices vary between runs.
-    rng: u64,
+    /// Seeded from the clock: book choices vary between runs.
+    rng: Stream,
 }
 
 impl Default for Shelf {
     fn default() -> Self {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        Shelf { loaded: None, rng: nanos | 1 }
+        Shelf { loaded: None, rng: Stream::from_clock() }
     }
 }
 
@@ -75,17 +73,7 @@ impl Shelf {
         let book = self.loaded.as_ref()?.2.as_ref()?;
         let candidates: Vec<_> =
             book.candidates(fen).into_iter().filter(|c| playable(&c.text)).collect();
-        let r = self.next_random();
+        let r = self.rng.next_u64();
         book::choose(&candidates, settings.best, r).map(|c| c.text.clone())
-    }
-
-    fn next_random(&mut self) -> u64 {
-        // xorshift64: plenty for choosing among a few book moves.
-        let mut x = self.rng;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.rng = x;
-        x
     }
 }

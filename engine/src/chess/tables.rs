@@ -11,6 +11,7 @@
 
 use super::bitboard::*;
 use super::eval;
+use crate::rng::SplitMix;
 use std::sync::OnceLock;
 
 /// The seed of the random search for magics and of the Zobrist keys; fixed so that keys (and
@@ -111,22 +112,9 @@ pub fn tables() -> &'static Tables {
     TABLES.get_or_init(Tables::build)
 }
 
-/// A small fixed-seed generator (SplitMix64): enough for magics and Zobrist keys.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Few set bits make good magic candidates.
-    fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
-    }
+/// A magic candidate: few set bits make good ones.
+fn sparse(rng: &mut SplitMix) -> u64 {
+    rng.next_u64() & rng.next_u64() & rng.next_u64()
 }
 
 /// Slider attacks from `sq` along `dirs`, stopping at (and including) the first blocker.
@@ -179,7 +167,7 @@ fn relevant_mask(sq: usize, dirs: &[(i32, i32); 4]) -> Bitboard {
 fn build_magics(
     dirs: &[(i32, i32); 4],
     known: &[u64; 64],
-    rng: &mut Rng,
+    rng: &mut SplitMix,
     table: &mut Vec<Bitboard>,
 ) -> [Magic; 64] {
     let mut magics = [Magic::default(); 64];
@@ -209,7 +197,7 @@ fn build_magics(
         loop {
             let m = match candidate.take() {
                 Some(m) => m,
-                None => rng.sparse(),
+                None => sparse(rng),
             };
             // A magic must spread the mask's bits into the index; few high bits never work.
             if (mask.wrapping_mul(m) >> 56).count_ones() < 6 {
@@ -239,7 +227,7 @@ fn build_magics(
 
 impl Tables {
     fn build() -> Tables {
-        let mut rng = Rng(SEED);
+        let mut rng = SplitMix::new(SEED);
         let mut knight = [0; 64];
         let mut king = [0; 64];
         let mut pawn = [[0; 64]; 2];
@@ -272,17 +260,17 @@ impl Tables {
         let mut zobrist_piece = [[0; 64]; 12];
         for row in zobrist_piece.iter_mut() {
             for k in row.iter_mut() {
-                *k = rng.next();
+                *k = rng.next_u64();
             }
         }
-        let zobrist_side = rng.next();
+        let zobrist_side = rng.next_u64();
         let mut zobrist_castle = [0; 64];
         for k in zobrist_castle.iter_mut() {
-            *k = rng.next();
+            *k = rng.next_u64();
         }
         let mut zobrist_ep = [0; 8];
         for k in zobrist_ep.iter_mut() {
-            *k = rng.next();
+            *k = rng.next_u64();
         }
 
         Tables {
@@ -358,10 +346,10 @@ mod tests {
     #[test]
     fn magic_lookups_match_slow_slides() {
         let t = tables();
-        let mut rng = Rng(7);
+        let mut rng = SplitMix::new(7);
         for _ in 0..20_000 {
-            let occ = rng.next() & rng.next();
-            let sq = (rng.next() % 64) as usize;
+            let occ = rng.next_u64() & rng.next_u64();
+            let sq = (rng.next_u64() % 64) as usize;
             assert_eq!(t.rook(sq, occ), slide(sq, occ, &ROOK_DIRS));
             assert_eq!(t.bishop(sq, occ), slide(sq, occ, &BISHOP_DIRS));
         }
@@ -371,11 +359,11 @@ mod tests {
     fn magic_search_fallback() {
         // With every known magic rejected, the search must still find working ones.
         let mut table = Vec::new();
-        let magics = build_magics(&BISHOP_DIRS, &[0; 64], &mut Rng(SEED), &mut table);
-        let mut rng = Rng(3);
+        let magics = build_magics(&BISHOP_DIRS, &[0; 64], &mut SplitMix::new(SEED), &mut table);
+        let mut rng = SplitMix::new(3);
         for _ in 0..5_000 {
-            let occ = rng.next() & rng.next();
-            let sq = (rng.next() % 64) as usize;
+            let occ = rng.next_u64() & rng.next_u64();
+            let sq = (rng.next_u64() % 64) as usize;
             assert_eq!(table[magics[sq].index(occ)], slide(sq, occ, &BISHOP_DIRS));
         }
     }

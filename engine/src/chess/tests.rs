@@ -1,6 +1,7 @@
 //! Unit tests of the chess rules beyond perft: FEN, notation, hashing, evaluation, draws.
 
 use super::*;
+use crate::rng::SplitMix;
 
 const FENS: &[&str] = &[
     START_FEN,
@@ -22,16 +23,6 @@ fn legal(g: &Chess) -> Vec<Move> {
     let mut list = MoveList::new();
     g.legal_moves(&mut list);
     list.as_slice().to_vec()
-}
-
-/// A deterministic pseudo-random sequence for playouts.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n
-    }
 }
 
 /// The same position with colours swapped and the board mirrored vertically.
@@ -196,7 +187,7 @@ fn parse_errors() {
 #[test]
 fn playouts_keep_key_and_unmake_restores() {
     let t = tables();
-    let mut rng = Lcg(12345);
+    let mut rng = SplitMix::new(12345);
     for fen in FENS {
         for _ in 0..20 {
             let mut g = game(fen);
@@ -419,7 +410,7 @@ fn captures_and_ordering() {
 #[test]
 fn is_legal_matches_generation() {
     // Every possible 16-bit move, in the test positions and along random playouts from them.
-    let mut rng = Lcg(99);
+    let mut rng = SplitMix::new(99);
     for fen in FENS {
         let mut g = game(fen);
         for _ in 0..12 {

@@ -41,6 +41,7 @@
 //! it was trained as computes `(Σ g(a)·w + b) · scale` with `g` clipping to `[0, 1]`.
 
 use crate::game::{Game, Side, Variant};
+use crate::rng::SplitMix;
 
 /// The file's magic bytes.
 const MAGIC: &[u8; 8] = b"CHNNUE01";
@@ -481,11 +482,8 @@ impl Network {
         map: InputMap,
         seed: u64,
     ) -> Network {
-        let mut state = seed;
-        let mut next = |lo: i32, hi: i32| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (lo + ((state >> 33) % (hi - lo + 1) as u64) as i32) as i16
-        };
+        let mut rng = SplitMix::new(seed);
+        let mut next = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
         let inputs = Layout::inputs_of(variant) * map.king_buckets();
         Network {
             variant,

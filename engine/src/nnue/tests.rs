@@ -6,16 +6,16 @@ use super::network::{Activation, InputMap, Layout, Network};
 use super::simd;
 use crate::chess::Chess;
 use crate::game::{Game, MoveList, Side, Variant};
+use crate::rng::SplitMix;
 use crate::xiangqi::Xiangqi;
 use std::sync::Arc;
 
 /// A small deterministic stream for weights and move choices.
-struct Stream(u64);
+struct Stream(SplitMix);
 
 impl Stream {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        self.0 >> 33
+        self.0.next_u64()
     }
 
     fn range(&mut self, lo: i32, hi: i32) -> i16 {
@@ -72,7 +72,7 @@ fn random_games<G: Game>(fens: &[&str], games: usize, seed: u64) {
         mapped_net(G::VARIANT, InputMap::KingRegions, seed),
     ];
     for net in nets {
-        let mut s = Stream(seed ^ 0x5555);
+        let mut s = Stream(SplitMix::new(seed ^ 0x5555));
         for fen in fens {
             let mut nodes = 0;
             for _ in 0..games {
@@ -182,7 +182,7 @@ fn xiangqi_incremental_evaluation_equals_a_fresh_one() {
 /// random and extreme accumulators.
 #[test]
 fn every_code_path_computes_the_same_output() {
-    let mut s = Stream(99);
+    let mut s = Stream(SplitMix::new(99));
     for activation in [Activation::SCRelu, Activation::CRelu] {
         let net = random_net(Variant::Chess, activation, 5);
         for round in 0..200 {

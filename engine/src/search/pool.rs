@@ -16,6 +16,7 @@ use super::tt::{self, Table};
 use super::{ThreadData, Worker, to_eval};
 use crate::game::{Evaluator, Game, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList};
 use crate::report::{Bound, Report, Sink, View};
+use crate::rng::Stream;
 use crossbeam_channel::Sender;
 use parking_lot::{Condvar, Mutex};
 use std::sync::Arc;
@@ -318,17 +319,8 @@ fn weakened_choice<G: Game>(main: &Worker<'_, G>, line: super::Line, skill: &Ski
     let lines = main.root_moves.len().min(skill.candidates());
     let candidates = &main.root_moves[..lines];
     let scored: Vec<_> = candidates.iter().map(|rm| (rm.mv, rm.latest_score())).collect();
-    let mut seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0x9e37_79b9, |d| d.as_nanos() as u64)
-        | 1;
-    let random = || {
-        // xorshift64, scaled to 0..1: plenty for a choice among a few moves.
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut stream = Stream::from_clock();
+    let random = || stream.unit();
     match skill.choose(&scored, G::UNITS_PER_CP, random) {
         Some(m) if line.pv.first() != Some(&m) => {
             let Some(rm) = candidates.iter().find(|rm| rm.mv == m) else { return line };

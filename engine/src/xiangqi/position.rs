@@ -2,6 +2,7 @@
 //! stack of per-ply states that the repetition and move-limit rules read.
 
 use super::bitboard::*;
+use crate::rng::SplitMix;
 
 /// Piece kinds. A piece code is `colour << 3 | (kind + 1)`, so 0 is an empty square.
 pub mod kind {
@@ -48,15 +49,6 @@ pub const fn colour_of(p: u8) -> usize {
     (p >> 3) as usize
 }
 
-/// splitmix64: a fixed, well-mixed sequence for the Zobrist keys.
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
-
 /// Zobrist keys: one per (piece code, square), and one for black to move.
 pub struct Zobrist {
     /// `[piece code][square]`; codes 0 and 8 are unused.
@@ -67,20 +59,19 @@ pub struct Zobrist {
 
 const fn zobrist() -> Zobrist {
     let mut z = Zobrist { piece: [[0; SQUARES]; 16], side: 0 };
-    let mut state = 0x5851_F42D_4C95_7F2D_u64;
+    let mut rng = SplitMix::new(0x5851_F42D_4C95_7F2D);
     let mut p = 0;
     while p < 16 {
         let mut sq = 0;
         while sq < SQUARES {
-            let (s, v) = splitmix(state);
-            state = s;
+            let (next, v) = rng.step();
+            rng = next;
             z.piece[p][sq] = v;
             sq += 1;
         }
         p += 1;
     }
-    let (_, v) = splitmix(state);
-    z.side = v;
+    z.side = rng.step().1;
     z
 }
 

@@ -2,6 +2,7 @@
 //! evaluation symmetry and the rule scores.
 
 use super::*;
+use crate::rng::SplitMix;
 
 fn game(fen: &str) -> Xiangqi {
     Xiangqi::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -21,14 +22,11 @@ fn targets(g: &Xiangqi, from: &str) -> Vec<String> {
 }
 
 /// A small deterministic generator for random playouts.
-struct Rng(u64);
+struct Rng(SplitMix);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        self.0.next_u64()
     }
 }
 
@@ -304,7 +302,7 @@ fn palace_confines_general_and_advisors() {
 
 #[test]
 fn make_unmake_restores_everything() {
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = Rng(SplitMix::new(0x1234_5678_9ABC_DEF1));
     for fen in [
         START_FEN,
         "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
@@ -341,7 +339,7 @@ fn make_unmake_restores_everything() {
 
 #[test]
 fn is_legal_and_captures_agree_with_generation() {
-    let mut rng = Rng(0xDEAD_BEEF_0BAD_F00D);
+    let mut rng = Rng(SplitMix::new(0xDEAD_BEEF_0BAD_F00D));
     for _ in 0..200 {
         let mut g = Xiangqi::startpos();
         let plies = (rng.next() % 80) as usize;
@@ -391,7 +389,7 @@ fn accumulator_matches_evaluation_over_trees() {
 
 #[test]
 fn evaluation_is_symmetric() {
-    let mut rng = Rng(0x0F0F_1234_4321_F0F0);
+    let mut rng = Rng(SplitMix::new(0x0F0F_1234_4321_F0F0));
     for _ in 0..300 {
         let mut g = Xiangqi::startpos();
         let plies = (rng.next() % 100) as usize;
