@@ -1,7 +1,10 @@
 //! The engine's options, declared once: [`TABLE`] holds each option with its UCI and UCCI
-//! names, its type, default and range, what it does, and a line for the README. The `uci` and
-//! `ucci` announcements, `setoption` checking, range errors and the README's option tables all
-//! come from it, so a new option is one entry.
+//! names, its type, default and range, the settings field it sets and what the controller does
+//! then ([`Change`]), and a line for docs/options.md. The `uci` and `ucci` announcements,
+//! `setoption` checking, range errors and the documented option tables all come from it. A new
+//! option is its entry and its [`Settings`] field with the default (a test checks that the two
+//! defaults agree); one whose side effect is new also needs a [`Change`] and the controller's
+//! branch for it.
 //!
 //! Names match case-insensitively, and either protocol's spelling is accepted in both
 //! (`Hash` / `hashsize`).
@@ -57,7 +60,7 @@ const IDLE_LEVELS: [(&str, u32); 4] = [("none", 0), ("small", 25), ("medium", 50
 /// The repetition rule sets, by name.
 const RULE_NAMES: &[&str] = &["asianrule", "checkban", "alwaysdraw"];
 /// The games, by name.
-const GAMES: &[&str] = &["chess", "xiangqi"];
+pub const GAMES: &[&str] = &["chess", "xiangqi"];
 /// What `UCI_EngineAbout` says.
 pub const ABOUT: &str = concat!(
     "Chariot ",
@@ -129,15 +132,52 @@ impl Value {
 /// What setting an option does.
 #[derive(Copy, Clone)]
 pub enum Effect {
-    /// Changes the settings; the controller acts on what changed.
-    Set(fn(&mut Settings, &Value)),
-    /// Changes the settings, then empties the hash and history tables even when the value is
-    /// the same (setting `Hash` starts the table afresh, as GUIs expect).
-    SetAndClear(fn(&mut Settings, &Value)),
+    /// Stores the value in the settings (`apply`); then the controller does what `then` says.
+    /// The table's defaults, applied in turn, are [`Settings::default`].
+    Set {
+        /// Writes the checked value into its settings field.
+        apply: fn(&mut Settings, &Value),
+        /// What the controller does next.
+        then: Change,
+    },
     /// Asks the controller to act at once.
     Act(Action),
     /// Nothing for the controller: information only, or handled by the front-end.
     Nothing,
+}
+
+/// What the controller does once an option has stored its value: each is one branch of the
+/// controller's `changed`, shared by every option that needs it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Nothing: the value is read where it is used (the next `go`, the next report).
+    Stored,
+    /// Resize the hash table, or empty it when the size is the same (setting `Hash` starts
+    /// the table afresh, as GUIs expect), and the history tables with it.
+    Table,
+    /// Start or stop search threads.
+    Threads,
+    /// Switch the session's game.
+    Game,
+    /// Set the position's rules again (Chess960 castling, xiangqi's move limit and
+    /// repetition rules).
+    Rules,
+    /// Load the book now, so that a bad path is reported when it is set.
+    Book,
+    /// Install the networks the settings ask for.
+    Network,
+    /// Open the debug log.
+    Log,
+}
+
+/// A [`Effect::Set`] whose value is only read where it is used.
+const fn stored(apply: fn(&mut Settings, &Value)) -> Effect {
+    Effect::Set { apply, then: Change::Stored }
+}
+
+/// A [`Effect::Set`] that the controller acts on with `then`.
+const fn then(then: Change, apply: fn(&mut Settings, &Value)) -> Effect {
+    Effect::Set { apply, then }
 }
 
 /// A button's action.
@@ -159,7 +199,7 @@ pub struct Spec {
     pub kind: Kind,
     /// What setting it does.
     pub effect: Effect,
-    /// What it does, for the README's option tables.
+    /// What it does, for the option tables of docs/options.md.
     pub doc: &'static str,
 }
 
@@ -183,21 +223,21 @@ pub static TABLE: &[Spec] = &[
         uci: Some("Hash"),
         ucci: Some("hashsize"),
         kind: Kind::Spin { default: HASH_DEFAULT, min: 1, max: HASH_MAX, zero: Some(HASH_DEFAULT) },
-        effect: Effect::SetAndClear(|s, v| s.hash_mb = v.int() as usize),
+        effect: then(Change::Table, |s, v| s.hash_mb = v.int() as usize),
         doc: "transposition table size in MB (UCCI 0: the default, 16)",
     },
     Spec {
         uci: Some("Threads"),
         ucci: Some("threads"),
         kind: Kind::Spin { default: 1, min: 1, max: THREADS_MAX, zero: Some(1) },
-        effect: Effect::Set(|s, v| s.threads = v.int() as usize),
+        effect: then(Change::Threads, |s, v| s.threads = v.int() as usize),
         doc: "search threads (Lazy SMP, one shared table; UCCI 0: one)",
     },
     Spec {
         uci: Some("Move Overhead"),
         ucci: Some("moveoverhead"),
         kind: Kind::Spin { default: OVERHEAD_DEFAULT, min: 0, max: OVERHEAD_MAX, zero: None },
-        effect: Effect::Set(|s, v| s.overhead_ms = v.int() as u64),
+        effect: stored(|s, v| s.overhead_ms = v.int() as u64),
         doc: "milliseconds a move loses outside the search; up to four are kept back from the clock",
     },
     Spec {
@@ -218,63 +258,63 @@ pub static TABLE: &[Spec] = &[
         uci: None,
         ucci: Some("debug"),
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.debug = v.bool()),
+        effect: stored(|s, v| s.debug = v.bool()),
         doc: "more `info message` lines (time budget, ignored options)",
     },
     Spec {
         uci: Some("Ponder"),
         ucci: Some("ponder"),
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.ponder = v.bool()),
+        effect: stored(|s, v| s.ponder = v.bool()),
         doc: "plans a quarter more time per move, as pondering recovers it",
     },
     Spec {
         uci: Some("MultiPV"),
         ucci: None,
         kind: Kind::Spin { default: 1, min: 1, max: MULTIPV_MAX, zero: None },
-        effect: Effect::Set(|s, v| s.view.multipv = v.int() as usize),
+        effect: stored(|s, v| s.view.multipv = v.int() as usize),
         doc: "number of best lines reported",
     },
     Spec {
         uci: Some("UCI_ShowWDL"),
         ucci: None,
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.view.wdl = v.bool()),
+        effect: stored(|s, v| s.view.wdl = v.bool()),
         doc: "adds `wdl w d l` (permille) to scores",
     },
     Spec {
         uci: Some("UCI_ShowCurrLine"),
         ucci: None,
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.view.currline = v.bool()),
+        effect: stored(|s, v| s.view.currline = v.bool()),
         doc: "reports `currline` once a second",
     },
     Spec {
         uci: Some("UCI_ShowRefutations"),
         ucci: None,
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.view.refutations = v.bool()),
+        effect: stored(|s, v| s.view.refutations = v.bool()),
         doc: "reports `refutation` for each root move",
     },
     Spec {
         uci: Some("UCI_AnalyseMode"),
         ucci: None,
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.analyse = v.bool()),
+        effect: stored(|s, v| s.analyse = v.bool()),
         doc: "no contempt for draws",
     },
     Spec {
         uci: Some("UCI_Chess960"),
         ucci: None,
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.chess960 = v.bool()),
+        effect: then(Change::Rules, |s, v| s.chess960 = v.bool()),
         doc: "castling written king-takes-rook (`e1h1`); X-FEN and Shredder-FEN read always",
     },
     Spec {
         uci: Some("UCI_Opponent"),
         ucci: None,
         kind: Kind::Text("<empty>"),
-        effect: Effect::Set(|s, v| s.opponent = Opponent::parse(v.text())),
+        effect: stored(|s, v| s.opponent = Opponent::parse(v.text())),
         doc: "against an opponent rated 2600 or more, no contempt",
     },
     Spec {
@@ -288,28 +328,28 @@ pub static TABLE: &[Spec] = &[
         uci: Some("Debug Log File"),
         ucci: None,
         kind: Kind::Text("<empty>"),
-        effect: Effect::Set(|s, v| s.log_file = v.text().to_string()),
+        effect: then(Change::Log, |s, v| s.log_file = v.text().to_string()),
         doc: "appends every line in and out, with direction markers",
     },
     Spec {
         uci: Some("Draw Moves"),
         ucci: Some("drawmoves"),
         kind: Kind::Spin { default: DRAWMOVES_DEFAULT, min: 0, max: DRAWMOVES_MAX, zero: None },
-        effect: Effect::Set(|s, v| s.drawmoves = v.int() as u32),
+        effect: then(Change::Rules, |s, v| s.drawmoves = v.int() as u32),
         doc: "xiangqi: plies without capture before the natural move limit draws (0: no limit)",
     },
     Spec {
         uci: Some("Repetition Rule"),
         ucci: Some("repetition"),
         kind: Kind::Combo { default: "asianrule", vars: RULE_NAMES },
-        effect: Effect::Set(|s, v| s.rules = RuleSet::parse(v.text()).unwrap_or_default()),
+        effect: then(Change::Rules, |s, v| s.rules = RuleSet::parse(v.text()).unwrap_or_default()),
         doc: "xiangqi: how repetitions are judged (see below)",
     },
     Spec {
         uci: None,
         ucci: Some("idle"),
         kind: Kind::Combo { default: "none", vars: &["none", "small", "medium", "large"] },
-        effect: Effect::Set(|s, v| {
+        effect: stored(|s, v| {
             s.idle = IDLE_LEVELS.iter().find(|(n, _)| *n == v.text()).map_or(0, |(_, p)| *p)
         }),
         doc: "leave 0/25/50/75% of the thinking time idle",
@@ -318,7 +358,7 @@ pub static TABLE: &[Spec] = &[
         uci: None,
         ucci: Some("resign"),
         kind: Kind::Check(true),
-        effect: Effect::Set(|s, v| s.resign = v.bool()),
+        effect: stored(|s, v| s.resign = v.bool()),
         doc: "allow `bestmove ... resign`",
     },
     Spec {
@@ -339,58 +379,56 @@ pub static TABLE: &[Spec] = &[
         uci: Some("Chinese Notation"),
         ucci: Some("chinesenotation"),
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.view.move_names = v.bool()),
+        effect: stored(|s, v| s.view.move_names = v.bool()),
         doc: "xiangqi: the PV in Chinese notation as an extra message line",
     },
     Spec {
         uci: Some("Board Symbols"),
         ucci: Some("boardsymbols"),
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| {
-            s.style = if v.bool() { Style::Symbols } else { Style::Letters }
-        }),
+        effect: stored(|s, v| s.style = if v.bool() { Style::Symbols } else { Style::Letters }),
         doc: "`d` draws Unicode / Chinese pieces by default",
     },
     Spec {
         uci: Some("UCI_LimitStrength"),
         ucci: None,
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.strength.limit = v.bool()),
+        effect: stored(|s, v| s.strength.limit = v.bool()),
         doc: "play at the strength of `UCI_Elo`",
     },
     Spec {
         uci: Some("UCI_Elo"),
         ucci: None,
         kind: Kind::Spin { default: ELO_MIN, min: ELO_MIN, max: ELO_MAX, zero: None },
-        effect: Effect::Set(|s, v| s.strength.elo = v.int() as u32),
+        effect: stored(|s, v| s.strength.elo = v.int() as u32),
         doc: "the strength `UCI_LimitStrength` plays at (Stockfish 15.1's scale)",
     },
     Spec {
         uci: Some("Skill Level"),
         ucci: None,
         kind: Kind::Spin { default: SKILL_MAX, min: 0, max: SKILL_MAX, zero: None },
-        effect: Effect::Set(|s, v| s.strength.level = v.int() as u32),
+        effect: stored(|s, v| s.strength.level = v.int() as u32),
         doc: "0 (weakest) to 20 (full strength)",
     },
     Spec {
         uci: None,
         ucci: Some("knowledge"),
         kind: Kind::Combo { default: "large", vars: GRADES },
-        effect: Effect::Set(|s, v| s.strength.knowledge = grade(v.text())),
+        effect: stored(|s, v| s.strength.knowledge = grade(v.text())),
         doc: "how much the engine knows: less plays weaker",
     },
     Spec {
         uci: None,
         ucci: Some("pruning"),
         kind: Kind::Combo { default: "large", vars: GRADES },
-        effect: Effect::Set(|s, v| s.strength.pruning = grade(v.text())),
+        effect: stored(|s, v| s.strength.pruning = grade(v.text())),
         doc: "how selectively it searches: less plays weaker",
     },
     Spec {
         uci: None,
         ucci: Some("randomness"),
         kind: Kind::Combo { default: "none", vars: RANDOMNESS },
-        effect: Effect::Set(|s, v| {
+        effect: stored(|s, v| {
             s.strength.randomness = RANDOMNESS.iter().position(|r| *r == v.text()).unwrap_or(0)
         }),
         doc: "how freely it chooses among good moves: more plays weaker and more varied",
@@ -399,49 +437,49 @@ pub static TABLE: &[Spec] = &[
         uci: Some("OwnBook"),
         ucci: Some("usebook"),
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.book.on = v.bool()),
+        effect: then(Change::Book, |s, v| s.book.on = v.bool()),
         doc: "play from the opening book of `Book File` while it has a move",
     },
     Spec {
         uci: Some("Book File"),
         ucci: Some("bookfiles"),
         kind: Kind::Text("<empty>"),
-        effect: Effect::Set(|s, v| s.book.file = v.text().to_string()),
+        effect: then(Change::Book, |s, v| s.book.file = v.text().to_string()),
         doc: "the book: Polyglot `.bin` for chess, ElephantEye `BOOK.DAT` for xiangqi",
     },
     Spec {
         uci: Some("Book Depth"),
         ucci: Some("bookdepth"),
         kind: Kind::Spin { default: BOOK_DEPTH_DEFAULT, min: 1, max: BOOK_DEPTH_MAX, zero: None },
-        effect: Effect::Set(|s, v| s.book.depth = v.int() as u32),
+        effect: stored(|s, v| s.book.depth = v.int() as u32),
         doc: "the book is used up to this many plies into the game",
     },
     Spec {
         uci: Some("Book Best Move"),
         ucci: Some("bookbestmove"),
         kind: Kind::Check(false),
-        effect: Effect::Set(|s, v| s.book.best = v.bool()),
+        effect: stored(|s, v| s.book.best = v.bool()),
         doc: "the book's heaviest move, not a choice weighted at random",
     },
     Spec {
         uci: Some("Use NNUE"),
         ucci: Some("usennue"),
         kind: Kind::Check(true),
-        effect: Effect::Set(|s, v| s.nnue.on = v.bool()),
+        effect: then(Change::Network, |s, v| s.nnue.on = v.bool()),
         doc: "evaluate with the network; off: the classic evaluation (material and piece-square)",
     },
     Spec {
         uci: Some("EvalFile"),
         ucci: Some("evalfile"),
         kind: Kind::Text("<empty>"),
-        effect: Effect::Set(|s, v| s.nnue.file = v.text().to_string()),
+        effect: then(Change::Network, |s, v| s.nnue.file = v.text().to_string()),
         doc: "a network file to use instead of the embedded one of its game (empty: embedded)",
     },
     Spec {
         uci: Some("UCI_Variant"),
         ucci: None,
         kind: Kind::Game,
-        effect: Effect::Set(|s, v| {
+        effect: then(Change::Game, |s, v| {
             s.variant = if v.text() == "xiangqi" { Variant::Xiangqi } else { Variant::Chess }
         }),
         doc: "the game; a 10-rank FEN also switches to xiangqi",
@@ -667,7 +705,7 @@ pub fn find(name: &str) -> Option<&'static Spec> {
 impl Kind {
     /// The smallest value a spin accepts: `min`, or 0 where `auto_zero` says the protocol
     /// reserves 0 for the engine's choice and the option has one.
-    fn low(min: i64, zero: Option<i64>, auto_zero: bool) -> i64 {
+    pub fn low(min: i64, zero: Option<i64>, auto_zero: bool) -> i64 {
         if auto_zero && zero.is_some() { 0 } else { min }
     }
 }
@@ -732,31 +770,9 @@ fn or_list(words: &[&str]) -> String {
     }
 }
 
-/// The words of a type as the protocols announce it, `(type, default, range)`: e.g.
-/// `("spin", "16", "min 1 max 65536")`. `game` is the session's game, the default of
-/// [`Kind::Game`]; `auto_zero` as for [`parse`].
-pub fn announce(
-    kind: Kind,
-    game: Variant,
-    auto_zero: bool,
-) -> (&'static str, Option<String>, String) {
-    let vars = |v: &[&str]| v.iter().map(|w| format!("var {w}")).collect::<Vec<_>>().join(" ");
-    match kind {
-        Kind::Check(d) => ("check", Some(d.to_string()), String::new()),
-        Kind::Spin { default, min, max, zero } => {
-            let min = Kind::low(min, zero, auto_zero);
-            ("spin", Some(default.to_string()), format!("min {min} max {max}"))
-        }
-        Kind::Combo { default, vars: v } => ("combo", Some(default.to_string()), vars(v)),
-        Kind::Game => ("combo", Some(game.name().to_string()), vars(GAMES)),
-        Kind::Text(d) => ("string", Some(d.to_string()), String::new()),
-        Kind::Button => ("button", None, String::new()),
-        Kind::Label => ("label", None, String::new()),
-    }
-}
-
-/// The README's option table for one protocol (`ucci`: UCCI names, else UCI names).
-pub fn readme_table(ucci: bool) -> String {
+/// The option table of docs/options.md for one protocol (`ucci`: UCCI names, else UCI
+/// names).
+pub fn doc_table(ucci: bool) -> String {
     let mut out = String::from("| option | type | default | effect |\n|---|---|---|---|\n");
     for spec in TABLE {
         let Some(name) = (if ucci { spec.ucci } else { spec.uci }) else { continue };
@@ -787,8 +803,8 @@ mod tests {
         let ucci = name.chars().all(|c| c.is_ascii_lowercase());
         let (spec, v) = parse(name, value, ucci)?;
         let mut s = Settings::default();
-        if let Effect::Set(f) | Effect::SetAndClear(f) = spec.effect {
-            f(&mut s, &v);
+        if let Effect::Set { apply, .. } = spec.effect {
+            apply(&mut s, &v);
         }
         Ok(s)
     }
@@ -831,6 +847,27 @@ mod tests {
         assert!(matches!(set("repetition", Some("chineserule")), Err(OptionError::Value { .. })));
     }
 
+    /// The defaults the protocols announce are the settings' defaults: each option's default,
+    /// set through the option, leaves the default settings as they are.
+    #[test]
+    fn announced_defaults_are_the_settings_defaults() {
+        let defaults = Settings::default();
+        for spec in TABLE {
+            let Effect::Set { apply, .. } = spec.effect else { continue };
+            let value = match spec.kind {
+                Kind::Check(d) => Value::Bool(d),
+                Kind::Spin { default, .. } => Value::Int(default),
+                Kind::Combo { default, .. } => Value::Text(default.to_string()),
+                Kind::Game => Value::Text(defaults.variant.name().to_string()),
+                Kind::Text(d) => Value::Text(if d == "<empty>" { "" } else { d }.to_string()),
+                Kind::Button | Kind::Label => Value::Press,
+            };
+            let mut set = defaults.clone();
+            apply(&mut set, &value);
+            assert_eq!(set, defaults, "{:?}'s default", spec.uci.or(spec.ucci));
+        }
+    }
+
     #[test]
     fn every_option_has_a_name_and_a_unique_one() {
         let mut names: Vec<String> = TABLE
@@ -858,7 +895,7 @@ mod tests {
     #[test]
     fn documented_tables_come_from_the_table() {
         let doc = include_str!("../../docs/options.md");
-        let tables = [readme_table(false), readme_table(true)];
+        let tables = [doc_table(false), doc_table(true)];
         for table in &tables {
             assert!(
                 doc.contains(table.as_str()),

@@ -319,7 +319,7 @@ fn check_command(command: &Command) -> Result<(), String> {
             };
             match Board::setup(variant, start, moves, &Settings::default()) {
                 Ok(_) => Ok(()),
-                Err(e) => short("position", &e),
+                Err(e) => short("position", &e.to_string()),
             }
         }
         Command::BadPosition(e) => short("position", e),
@@ -428,7 +428,7 @@ fn check_option_as(parts: &[String], auto_zero: bool) -> Result<(), String> {
         return Err(format!("{name:?} = {value:?} accepted as {v:?}"));
     }
     let mut s = Settings::default();
-    if let Effect::Set(apply) | Effect::SetAndClear(apply) = spec.effect {
+    if let Effect::Set { apply, .. } = spec.effect {
         apply(&mut s, &v);
     }
     let ranges = [

@@ -197,8 +197,8 @@ pub struct Options {
     /// The target's share of the search score; the rest is the game's result. 1 by default:
     /// on the first generation's data (chess, 768x256, 2.4M positions, depth-6 games against
     /// the classic evaluation) 0.5 scored -183, 0.75 +38 and 1 +246 Elo. A fine-tune of a later
-    /// chess generation on its own games gained about 20 Elo more at 0.85 than at 1 (README,
-    /// Networks), perhaps as the games became good enough for their results to help.
+    /// chess generation on its own games gained about 20 Elo more at 0.85 than at 1
+    /// (generation 12 in `nets/recipes.toml`), perhaps as the games became good enough for their results to help.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f32,
     /// Internal units per unit of the network's output before the sigmoid (default: chess

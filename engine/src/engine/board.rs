@@ -2,7 +2,7 @@
 
 use crate::chess::Chess;
 use crate::command::Start;
-use crate::game::{Game, Inspect, Move, Side, Style, Variant};
+use crate::game::{FenError, Game, Inspect, Move, MoveError, Side, Style, Variant};
 use crate::options::Settings;
 use crate::xiangqi::Xiangqi;
 
@@ -39,6 +39,30 @@ impl From<Xiangqi> for Board {
     }
 }
 
+/// Why a position was rejected (nothing of it is applied): the FEN field or the first move at
+/// fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The FEN is not one of the game's.
+    #[error("invalid FEN: {0}")]
+    Fen(FenError),
+    /// Move `number` (from 1) of the list cannot be played.
+    #[error("move {number} {error}")]
+    Move {
+        /// Its place in the list, from 1.
+        number: usize,
+        /// Why.
+        error: MoveError,
+    },
+    /// The moves are xiangqi's from its start, but the session plays chess (a xiangqi GUI
+    /// that drives Pikafish over UCI sends no `UCI_Variant`).
+    #[error(
+        "xiangqi moves, but the game is chess: send 'setoption name UCI_Variant value xiangqi' \
+         or run 'chariot --variant xiangqi'"
+    )]
+    XiangqiMoves,
+}
+
 impl Board {
     /// The starting position of `variant`.
     pub fn startpos(variant: Variant) -> Board {
@@ -56,17 +80,19 @@ impl Board {
         start: &Start,
         moves: &[String],
         settings: &Settings,
-    ) -> Result<(Board, Option<Move>), String> {
-        fn begin<G: Game>(start: &Start) -> Result<G, String> {
+    ) -> Result<(Board, Option<Move>), SetupError> {
+        fn begin<G: Game>(start: &Start) -> Result<G, SetupError> {
             match start {
                 Start::Startpos => Ok(G::startpos()),
-                Start::Fen(fen) => G::from_fen(fen).map_err(|e| format!("invalid FEN: {e}")),
+                Start::Fen(fen) => G::from_fen(fen).map_err(SetupError::Fen),
             }
         }
-        fn play<G: Game>(board: &mut G, moves: &[String]) -> Result<Option<Move>, String> {
+        fn play<G: Game>(board: &mut G, moves: &[String]) -> Result<Option<Move>, SetupError> {
             let mut last = None;
             for (i, text) in moves.iter().enumerate() {
-                let m = board.parse_move(text).map_err(|e| format!("move {} {e}", i + 1))?;
+                let m = board
+                    .parse_move(text)
+                    .map_err(|error| SetupError::Move { number: i + 1, error })?;
                 board.make(m);
                 last = Some(m);
             }
@@ -84,14 +110,8 @@ impl Board {
             let xiangqi = variant == Variant::Chess
                 && *start == Start::Startpos
                 && play(&mut Xiangqi::startpos(), moves).is_ok();
-            if xiangqi {
-                // In place of the chess error, so that the message stays one short line.
-                "xiangqi moves, but the game is chess: send 'setoption name UCI_Variant value \
-                 xiangqi' or run 'chariot --variant xiangqi'"
-                    .to_string()
-            } else {
-                e
-            }
+            // In place of the chess error, so that the message stays one short line.
+            if xiangqi { SetupError::XiangqiMoves } else { e }
         })?;
         Ok((board, last))
     }

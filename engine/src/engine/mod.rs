@@ -9,19 +9,20 @@
 //! between protocols arrives as a [`Dialect`] or inside the commands.
 
 pub mod board;
+pub mod notice;
 
 use crate::command::{BenchArgs, BenchPositions, Command, Dialect, Event, Gate, Limits, Start};
 use crate::game::{DRAW, Game, Inspect, MATE_BOUND, Move, Variant};
 use crate::nnue::{Networked, Networks};
-use crate::options::{self, Action, Effect, OptionError, Settings};
+use crate::options::{self, Action, Change, Effect, OptionError, Settings};
 use crate::report::{Report, Sink};
 use crate::search::pool;
 use crate::search::signals::Signals;
 use crate::session::{Job, Outcome, Session};
-use crate::text::excerpt;
 use crate::{bench, speedtest};
 use board::{Board, display_text, eval_text, variant_of_fen, with_board};
 use crossbeam_channel::{Receiver, Sender, select};
+use notice::Notice;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -162,6 +163,16 @@ impl Engine {
         self.sink.send(&report);
     }
 
+    /// Sends an error.
+    fn error(&self, notice: Notice) {
+        self.send(Report::Error(notice.to_string()));
+    }
+
+    /// Sends a message.
+    fn note(&self, notice: Notice) {
+        self.send(Report::Message(notice.to_string()));
+    }
+
     /// Runs until `quit`, or until input has ended and every command has been answered.
     pub fn run(mut self, mut inbox: Receiver<Event>) {
         loop {
@@ -250,9 +261,7 @@ impl Engine {
             ) && !run.told_waiting
             {
                 run.told_waiting = true;
-                self.sink.send(&Report::Message(
-                    "waiting for the search to end (stop ends it); then this runs".into(),
-                ));
+                self.sink.send(&Report::Message(Notice::Waiting.to_string()));
             }
             let run = &*run;
             match c {
@@ -386,7 +395,10 @@ impl Engine {
                     let net = self.session.nets().get(board.variant()).cloned();
                     with_board!(board, b => self.send(Report::Text(eval_text(&**b, net.as_deref()))))
                 }
-                None => self.send(Report::Error("no valid position to evaluate".into())),
+                None => self.error(Notice::NoPosition {
+                    doing: "evaluate",
+                    reason: self.invalid_reason.clone(),
+                }),
             },
             Command::ExportNet(file) => self.export_net(file),
             Command::Compiler => {
@@ -409,7 +421,7 @@ impl Engine {
             Command::Genfens(request) => {
                 match crate::datagen::genfens(&request, self.variant(), &self.session) {
                     Ok(fens) => fens.for_each(|fen| self.send(Report::Genfen(fen))),
-                    Err(e) => self.send(Report::Error(format!("genfens: {e}"))),
+                    Err(error) => self.error(Notice::Failed { command: "genfens", error }),
                 }
             }
             Command::Quit => {
@@ -429,15 +441,12 @@ impl Engine {
             BenchPositions::Current => match &self.board {
                 Some(board) => Some(vec![with_board!(board, b => b.fen())]),
                 None => {
-                    return self.send(Report::Error(format!(
-                        "bench: no valid position ({})",
-                        self.invalid_reason
-                    )));
+                    return self.error(Notice::NoBenchPosition(self.invalid_reason.clone()));
                 }
             },
             BenchPositions::File(path) => match bench::read_positions(&path) {
                 Ok(fens) => Some(fens),
-                Err(e) => return self.send(Report::Error(format!("bench: {e}"))),
+                Err(error) => return self.error(Notice::Failed { command: "bench", error }),
             },
         };
         match self.session.fresh(args.hash_mb, args.threads) {
@@ -445,7 +454,7 @@ impl Engine {
                 let result = bench::run(&mut session, args.limit, fens.as_deref());
                 self.send(Report::Text(result.to_string()));
             }
-            Err(e) => self.send(Report::Error(format!("bench: cannot start the threads: {e}"))),
+            Err(e) => self.error(Notice::BenchThreads(e.to_string())),
         }
     }
 
@@ -464,7 +473,7 @@ impl Engine {
                 let (_, text) = speedtest::run(&mut session, seconds, progress);
                 self.send(Report::Text(text));
             }
-            Err(e) => self.send(Report::Error(format!("speedtest: {e}"))),
+            Err(error) => self.error(Notice::Failed { command: "speedtest", error }),
         }
     }
 
@@ -479,7 +488,7 @@ impl Engine {
                 let report = with_board!(board, b => self.session.probe(&*b));
                 self.send(report);
             }
-            Err(e) => self.send(Report::Error(format!("probe: {e}"))),
+            Err(e) => self.error(Notice::Failed { command: "probe", error: e.to_string() }),
         }
     }
 
@@ -503,13 +512,12 @@ impl Engine {
                 Some(v) => {
                     self.session.params_mut(variant).set(spec.name, v).map_err(|e| e.to_string())
                 }
-                None => Err(format!(
-                    "bad value '{}' for option '{}' (a number from {} to {})",
-                    excerpt(value.unwrap_or("")),
-                    spec.name,
-                    spec.min,
-                    spec.max
-                )),
+                None => Err(OptionError::Value {
+                    name: spec.name.to_string(),
+                    value: value.unwrap_or("").to_string(),
+                    expected: format!("a number from {} to {}", spec.min, spec.max),
+                }
+                .to_string()),
             };
             if let Err(e) = result {
                 self.send(Report::Error(e));
@@ -520,10 +528,7 @@ impl Engine {
             Ok(found) => found,
             Err(OptionError::Unknown(n)) if self.dialect.ignore_unknown_options => {
                 if self.settings.debug {
-                    self.send(Report::Message(format!(
-                        "ignoring unknown option '{}'",
-                        excerpt(&n)
-                    )));
+                    self.note(Notice::UnknownOption(n));
                 }
                 return;
             }
@@ -533,74 +538,74 @@ impl Engine {
             Effect::Nothing => {}
             Effect::Act(Action::ClearHash) => self.clear_tables(),
             Effect::Act(Action::NewGame) => self.new_game(),
-            Effect::Set(apply) | Effect::SetAndClear(apply) => {
+            Effect::Set { apply, then } => {
                 let old = self.settings.clone();
                 apply(&mut self.settings, &value);
-                let clear = matches!(spec.effect, Effect::SetAndClear(_));
-                // A resized table is empty already; clearing a big one again costs time.
-                if clear && self.settings.hash_mb == old.hash_mb {
-                    self.session.table_mut().clear();
-                }
-                self.settings_changed(&old);
-                if clear {
-                    self.session.clear_history();
-                }
+                self.changed(then, &old);
             }
         }
     }
 
-    /// Acts on what an option changed in the settings.
-    fn settings_changed(&mut self, old: &Settings) {
+    /// Does what an option's [`Change`] asks once its value is stored; `old`: the settings
+    /// before, to go back to when the change cannot be made.
+    fn changed(&mut self, change: Change, old: &Settings) {
         let new = self.settings.clone();
-        if new.hash_mb != old.hash_mb {
-            let table = self.session.table_mut();
-            if table.resize(new.hash_mb).is_err() {
-                let kept = table.megabytes();
-                self.settings.hash_mb = kept;
-                self.send(Report::Error(format!(
-                    "cannot allocate a {} MB hash table; keeping {kept} MB",
-                    new.hash_mb
-                )));
+        match change {
+            Change::Stored => {}
+            Change::Table => {
+                let table = self.session.table_mut();
+                if new.hash_mb == old.hash_mb {
+                    // A resized table is empty already; clearing a big one again costs time.
+                    table.clear();
+                } else if table.resize(new.hash_mb).is_err() {
+                    let kept = table.megabytes();
+                    self.settings.hash_mb = kept;
+                    self.error(Notice::Hash { wanted: new.hash_mb, kept });
+                }
+                self.session.clear_history();
             }
-        }
-        if new.threads != old.threads
-            && let Err(e) = self.session.set_threads(new.threads)
-        {
-            self.settings.threads = self.session.threads();
-            self.send(Report::Error(format!(
-                "cannot start {} search threads ({e}); using {}",
-                new.threads,
-                self.session.threads()
-            )));
-        }
-        if new.variant != old.variant {
-            self.settings.variant = old.variant;
-            self.set_variant(new.variant);
-        }
-        if (new.chess960, new.drawmoves, new.rules) != (old.chess960, old.drawmoves, old.rules)
-            && let Some(b) = self.board.as_mut()
-        {
-            b.apply(&new);
-        }
-        if (new.book.on, &new.book.file) != (old.book.on, &old.book.file) {
-            // Load the book now, so that a bad path is reported when it is set.
-            let variant = self.board.as_ref().map_or(self.variant(), Board::variant);
-            let mut reports = Vec::new();
-            self.session.shelf().load(&new.book, variant, &mut reports);
-            reports.into_iter().for_each(|r| self.send(r));
-        }
-        if new.nnue != old.nnue {
-            self.apply_nnue(old);
-        }
-        if new.log_file != old.log_file
-            && let Err(e) = self.sink.set_log(&new.log_file)
-        {
-            // The old log (if any) goes on; the same path may be tried again.
-            self.settings.log_file = old.log_file.clone();
-            self.send(Report::Error(format!(
-                "cannot open log file '{}': {e}",
-                excerpt(&new.log_file)
-            )));
+            Change::Threads => {
+                if let Err(e) = self.session.set_threads(new.threads) {
+                    self.settings.threads = self.session.threads();
+                    let using = self.session.threads();
+                    self.error(Notice::Threads {
+                        wanted: new.threads,
+                        error: e.to_string(),
+                        using,
+                    });
+                }
+            }
+            Change::Game => {
+                self.settings.variant = old.variant;
+                self.set_variant(new.variant);
+            }
+            Change::Rules => {
+                if let Some(b) = self.board.as_mut() {
+                    b.apply(&new);
+                }
+            }
+            Change::Book => {
+                if (new.book.on, &new.book.file) != (old.book.on, &old.book.file) {
+                    let variant = self.board.as_ref().map_or(self.variant(), Board::variant);
+                    let mut reports = Vec::new();
+                    self.session.shelf().load(&new.book, variant, &mut reports);
+                    reports.into_iter().for_each(|r| self.send(r));
+                }
+            }
+            Change::Network => {
+                if new.nnue != old.nnue {
+                    self.apply_nnue(old);
+                }
+            }
+            Change::Log => {
+                if new.log_file != old.log_file
+                    && let Err(e) = self.sink.set_log(&new.log_file)
+                {
+                    // The old log (if any) goes on; the same path may be tried again.
+                    self.settings.log_file = old.log_file.clone();
+                    self.error(Notice::Log { path: new.log_file, error: e });
+                }
+            }
         }
     }
 
@@ -609,19 +614,12 @@ impl Engine {
     fn export_net(&mut self, file: Option<String>) {
         let variant = self.board.as_ref().map_or(self.variant(), Board::variant);
         let Some(net) = self.session.nets().get(variant).cloned() else {
-            return self.send(Report::Error(format!(
-                "no {} network is in use (Use NNUE is off, or none is embedded)",
-                variant.name()
-            )));
+            return self.error(Notice::NoNetwork(variant));
         };
         let path = file.unwrap_or_else(|| crate::nnue::default_name(variant).to_string());
         match std::fs::write(&path, net.to_bytes()) {
-            Ok(()) => self.send(Report::Message(format!(
-                "wrote the {} network to '{}'",
-                variant.name(),
-                excerpt(&path)
-            ))),
-            Err(e) => self.send(Report::Error(format!("cannot write '{}': {e}", excerpt(&path)))),
+            Ok(()) => self.note(Notice::Exported { variant, path }),
+            Err(error) => self.error(Notice::Write { path, error }),
         }
     }
 
@@ -635,7 +633,7 @@ impl Engine {
                 Ok(net) => loaded = Some(Arc::new(net)),
                 Err(e) => {
                     self.settings.nnue.file = old.nnue.file.clone();
-                    return self.send(Report::Error(format!("EvalFile {e}; the network stays")));
+                    return self.error(Notice::EvalFile(e));
                 }
             }
         }
@@ -647,12 +645,7 @@ impl Engine {
             self.session.nets_mut().set(v, if nnue.on { net } else { None });
         }
         if let Some(net) = loaded.as_ref().filter(|_| nnue.file != old.nnue.file) {
-            self.send(Report::Message(format!(
-                "loaded {} network '{}' ({} hidden)",
-                net.variant.name(),
-                excerpt(&nnue.file),
-                net.hidden
-            )));
+            self.note(Notice::Loaded { variant: net.variant, path: nnue.file, hidden: net.hidden });
         }
     }
 
@@ -672,18 +665,14 @@ impl Engine {
                     self.session.table_mut().clear();
                 }
                 if variant != self.variant() && previous != Some(variant) {
-                    self.send(Report::Message(format!(
-                        "a {} position by the FEN's shape (the session's game stays {})",
-                        variant.name(),
-                        self.variant().name()
-                    )));
+                    self.note(Notice::OtherGame { position: variant, session: self.variant() });
                 }
                 self.board = Some(b);
                 self.last_move = last;
             }
             Err(e) => {
-                self.send(Report::Error(format!("position rejected: {e}")));
-                self.invalid_reason = e;
+                self.invalid_reason = e.to_string();
+                self.error(Notice::Rejected(e));
                 self.board = None;
             }
         }
@@ -692,10 +681,8 @@ impl Engine {
     /// `d`: the board, its FEN, key, checkers and last move.
     fn display(&self, style: crate::game::Style) {
         let Some(board) = &self.board else {
-            return self.send(Report::Error(format!(
-                "no valid position to show ({})",
-                self.invalid_reason
-            )));
+            return self
+                .error(Notice::NoPosition { doing: "show", reason: self.invalid_reason.clone() });
         };
         let text = with_board!(board, b => display_text(&**b, style, self.last_move));
         self.send(Report::Text(text));
@@ -710,28 +697,27 @@ impl Engine {
         for result in parsed {
             match result {
                 Ok(m) => self.banned.push(m),
-                Err(e) => self.send(Report::Error(format!("banmoves: {e}"))),
+                Err(e) => self.error(Notice::Failed { command: "banmoves", error: e.to_string() }),
             }
         }
     }
 
     fn go(&mut self, mut limits: Limits) {
         for e in std::mem::take(&mut limits.errors) {
-            self.send(Report::Error(format!("go: {e}")));
+            self.error(Notice::Failed { command: "go", error: e.to_string() });
         }
         for w in std::mem::take(&mut limits.warnings) {
-            self.send(Report::Warning(format!("go: {w}")));
+            self.send(Report::Warning(
+                Notice::Failed { command: "go", error: w.to_string() }.to_string(),
+            ));
         }
         // As UCI says, a `go` without a limit searches until `stop`; someone who meant a limit
         // that was not understood learns why no answer comes.
         if limits.is_unbounded() && !limits.infinite && !limits.ponder {
-            self.send(Report::Message("go without a limit searches until 'stop'".into()));
+            self.note(Notice::Unbounded);
         }
         let Some(board) = self.board.clone() else {
-            self.send(Report::Error(format!(
-                "no valid position to search ({})",
-                self.invalid_reason
-            )));
+            self.error(Notice::NoPosition { doing: "search", reason: self.invalid_reason.clone() });
             self.send(Report::no_move());
             self.gate.answered();
             return;
@@ -765,18 +751,13 @@ impl Engine {
         let (overhead, ponder) = (self.settings.overhead_ms, self.settings.ponder);
         let budget = self.session.plan(G::VARIANT, &limits, side, overhead, ponder);
         if self.settings.debug {
-            let ms = |t: Option<u64>| t.map_or("none".to_string(), |t| format!("{t} ms"));
-            self.send(Report::Message(format!(
-                "time budget: soft {}, hard {}",
-                ms(budget.soft),
-                ms(budget.hard)
-            )));
+            self.note(Notice::Budget { soft: budget.soft, hard: budget.hard });
         }
         // Only `ponderhit` bounds a ponder search; until then end of input stops it.
         let unbounded = limits.infinite || limits.is_unbounded();
         let (root, rejected) = pool::root_moves(&board, &limits.searchmoves, &self.banned);
         for text in rejected {
-            self.send(Report::Error(format!("'{}' is not a legal move here", excerpt(&text))));
+            self.error(Notice::NotLegal(text));
         }
         // A book move answers at once, but never a search that only `stop` may end.
         let book = &self.settings.book;

@@ -16,7 +16,7 @@ pub mod simd;
 
 use crate::game::{Evaluator, Game, Move, Score, Variant};
 use accumulator::Accumulators;
-use network::Network;
+use network::{NetError, Network};
 use std::sync::Arc;
 
 /// The network each game evaluates with (chess, xiangqi); `None`: the classic evaluation.
@@ -72,8 +72,8 @@ where
     }
 }
 
-/// The networks built into the binary, by game, from `nets/` (README, Networks, says how each
-/// was made).
+/// The networks built into the binary, by game, from `nets/` (`nets/recipes.toml` says how
+/// each was made).
 const EMBEDDED: &[(Variant, &[u8])] = &[
     (Variant::Chess, include_bytes!("../../../nets/chess.nnue")),
     (Variant::Xiangqi, include_bytes!("../../../nets/xiangqi.nnue")),
@@ -130,21 +130,53 @@ pub fn compiler_text(nets: &Networks) -> String {
 /// is about 10 MB.
 const MAX_FILE_BYTES: u64 = 16 << 20;
 
+/// Why a network file was not loaded; the message quotes at most an excerpt of the path (it
+/// comes from input).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file cannot be read.
+    #[error("cannot read '{}': {error}", crate::text::excerpt(.path))]
+    Read {
+        /// The path as given.
+        path: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// A directory, a device or a pipe.
+    #[error("'{}' is not a regular file", crate::text::excerpt(.0))]
+    NotAFile(String),
+    /// Larger than any network of the format.
+    #[error("'{}' has {bytes} bytes, more than any network", crate::text::excerpt(.path))]
+    TooLarge {
+        /// The path as given.
+        path: String,
+        /// Its size.
+        bytes: u64,
+    },
+    /// Read, but not a network.
+    #[error("'{}': {error}", crate::text::excerpt(.path))]
+    Format {
+        /// The path as given.
+        path: String,
+        /// What is wrong with it.
+        error: NetError,
+    },
+}
+
 /// Reads a network file.
-pub fn load(path: &str) -> Result<Network, String> {
-    // Errors quote at most an excerpt of the path: it comes from input.
-    let name = crate::text::excerpt(path);
+pub fn load(path: &str) -> Result<Network, LoadError> {
+    let read = |error| LoadError::Read { path: path.to_string(), error };
     // Only a regular file of a network's size is read: a device or a pipe named by mistake
     // must not block the session or fill the memory.
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{name}': {e}"))?;
+    let meta = std::fs::metadata(path).map_err(read)?;
     if !meta.is_file() {
-        return Err(format!("'{name}' is not a regular file"));
+        return Err(LoadError::NotAFile(path.to_string()));
     }
     if meta.len() > MAX_FILE_BYTES {
-        return Err(format!("'{name}' has {} bytes, more than any network", meta.len()));
+        return Err(LoadError::TooLarge { path: path.to_string(), bytes: meta.len() });
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{name}': {e}"))?;
-    Network::from_bytes(&bytes).map_err(|e| format!("'{name}': {e}"))
+    let bytes = std::fs::read(path).map_err(read)?;
+    Network::from_bytes(&bytes).map_err(|error| LoadError::Format { path: path.to_string(), error })
 }
 
 /// A game's evaluation state: its classic evaluator `C`, or the network's accumulators, as

@@ -12,6 +12,7 @@ pub mod uci;
 
 use crate::command::{BenchArgs, BenchLimit, BenchPositions, Command, Dialect, Start};
 use crate::game::{Style, Variant};
+use crate::options::{GAMES, Kind};
 use crate::report::{Report, Sink};
 use crate::text::excerpt;
 use output::Output;
@@ -316,4 +317,28 @@ pub enum ParseError {
     /// Any other malformed command.
     #[error("{}", excerpt(.0))]
     Malformed(String),
+}
+
+/// The words of an option's type as both protocols announce it, `(type, default, range)`:
+/// e.g. `("spin", "16", "min 1 max 65536")`; each front-end puts them in its own order.
+/// `game` is the session's game, the default of [`Kind::Game`]; `auto_zero`: the protocol
+/// reserves 0 for the engine's choice (UCCI).
+pub fn announce(
+    kind: Kind,
+    game: Variant,
+    auto_zero: bool,
+) -> (&'static str, Option<String>, String) {
+    let vars = |v: &[&str]| v.iter().map(|w| format!("var {w}")).collect::<Vec<_>>().join(" ");
+    match kind {
+        Kind::Check(d) => ("check", Some(d.to_string()), String::new()),
+        Kind::Spin { default, min, max, zero } => {
+            let min = Kind::low(min, zero, auto_zero);
+            ("spin", Some(default.to_string()), format!("min {min} max {max}"))
+        }
+        Kind::Combo { default, vars: v } => ("combo", Some(default.to_string()), vars(v)),
+        Kind::Game => ("combo", Some(game.name().to_string()), vars(GAMES)),
+        Kind::Text(d) => ("string", Some(d.to_string()), String::new()),
+        Kind::Button => ("button", None, String::new()),
+        Kind::Label => ("label", None, String::new()),
+    }
 }

@@ -183,7 +183,7 @@ pub fn format(report: &Report) -> String {
             ];
             for spec in TABLE {
                 let Some(name) = spec.ucci else { continue };
-                let (ty, default, range) = options::announce(spec.kind, *variant, true);
+                let (ty, default, range) = super::announce(spec.kind, *variant, true);
                 // UCCI writes the range before the default, and no `name`.
                 let mut line = format!("option {name} type {ty}");
                 if !range.is_empty() {

@@ -2,7 +2,7 @@
 
 use super::ParseError;
 use crate::command::{Clock, Command, Genfens, Limits};
-use crate::options::{self, TABLE};
+use crate::options::TABLE;
 use crate::report::{Bound, Eval, Report};
 use std::ops::RangeInclusive;
 
@@ -301,7 +301,7 @@ pub fn format(report: &Report) -> String {
             ];
             for spec in TABLE {
                 let Some(name) = spec.uci else { continue };
-                let (ty, default, range) = options::announce(spec.kind, *variant, false);
+                let (ty, default, range) = super::announce(spec.kind, *variant, false);
                 let mut line = format!("option name {name} type {ty}");
                 if let Some(d) = default {
                     line.push_str(&format!(" default {d}"));
