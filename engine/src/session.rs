@@ -111,10 +111,8 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// An answer without a move.
-    fn none() -> Outcome {
-        Outcome::Move { best: None, ponder: None, found: None }
-    }
+    /// An answer without a move (UCI `bestmove (none)`, UCCI `nobestmove`).
+    pub const NONE: Outcome = Outcome::Move { best: None, ponder: None, found: None };
 
     /// The nodes searched, if a search ran.
     pub fn nodes(&self) -> u64 {
@@ -292,7 +290,7 @@ impl Session {
                         sink.send(&Report::Static { score });
                     }
                     sig.wait_until_answerable();
-                    finish(Outcome::none(), &sig);
+                    finish(Outcome::NONE, &sig);
                 }),
             );
         } else if limits.depth == Some(0) {
@@ -310,7 +308,7 @@ impl Session {
                     // `go ponder depth 0` answers only after `ponderhit` or `stop`, as every
                     // pondering search does.
                     sig.wait_until_answerable();
-                    finish(Outcome::none(), &sig);
+                    finish(Outcome::NONE, &sig);
                 }),
             );
         } else {
@@ -353,7 +351,7 @@ impl Session {
             let _ = tx.send(outcome);
         });
         // The search thread always answers; should it have died, there is no move.
-        rx.recv().unwrap_or_else(|_| Outcome::none())
+        rx.recv().unwrap_or(Outcome::NONE)
     }
 
     /// What the table holds for `board`, as ElephantEye's `probe` shows it; without an entry,

@@ -18,7 +18,7 @@ use crate::options::{self, Action, Change, Effect, OptionError, Settings};
 use crate::report::{Report, Sink};
 use crate::search::pool;
 use crate::search::signals::Signals;
-use crate::session::{Job, Outcome, Session};
+use crate::session::{Found, Job, Outcome, Session};
 use crate::{bench, speedtest};
 use board::{Board, display_text, eval_text, variant_of_fen, with_board};
 use crossbeam_channel::{Receiver, Sender, select};
@@ -382,7 +382,7 @@ impl Engine {
             Command::Go(limits) => self.go(limits),
             Command::Stop => {
                 if self.dialect.answer_idle_stop {
-                    self.send(Report::no_move());
+                    self.send(answer(Outcome::NONE, |_| (false, false)));
                 }
             }
             Command::PonderHit { .. } => {}
@@ -718,7 +718,7 @@ impl Engine {
         }
         let Some(board) = self.board.clone() else {
             self.error(Notice::NoPosition { doing: "search", reason: self.invalid_reason.clone() });
-            self.send(Report::no_move());
+            self.send(answer(Outcome::NONE, |_| (false, false)));
             self.gate.answered();
             return;
         };
@@ -794,23 +794,17 @@ impl Engine {
         // here, marked as given before it is sent (a `stop` or `ponderhit` read after it
         // belongs to the next search), and the controller is told.
         let signals = self.session.start(job, move |outcome, sig| {
-            let answer = match outcome {
-                Outcome::Perft(nodes) => Report::PerftTotal { nodes },
-                Outcome::Move { best, ponder, found } => {
-                    let (draw, resign) = match found {
-                        Some(f) => temper.lock().judge(
-                            f.score,
-                            f.units_per_cp,
-                            f.depth,
-                            sig.contempt,
-                            sig.draw_offered(),
-                            may_resign,
-                        ),
-                        _ => (false, false),
-                    };
-                    Report::BestMove { best, ponder, draw, resign }
-                }
-            };
+            let answer = answer(outcome, |f| {
+                let offered = sig.draw_offered();
+                temper.lock().judge(
+                    f.score,
+                    f.units_per_cp,
+                    f.depth,
+                    sig.contempt,
+                    offered,
+                    may_resign,
+                )
+            });
             sig.mark_answered();
             sink.send(&answer);
             let _ = done.send(());
@@ -825,5 +819,19 @@ impl Engine {
         self.running = Some(Running { signals, unbounded, told_waiting: false });
     }
 }
+
+/// The answer to a `go` (or to UCCI's `stop` while idle), from its outcome: the one place a
+/// `bestmove`, `nobestmove` or perft total is made. `judge` says, from what the search found,
+/// whether to offer a draw and whether to resign.
+fn answer(outcome: Outcome, judge: impl FnOnce(&Found) -> (bool, bool)) -> Report {
+    match outcome {
+        Outcome::Perft(nodes) => Report::PerftTotal { nodes },
+        Outcome::Move { best, ponder, found } => {
+            let (draw, resign) = found.as_ref().map_or((false, false), judge);
+            Report::BestMove { best, ponder, draw, resign }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;
