@@ -189,3 +189,47 @@ fn sprt_stops_and_state_resumes() {
     assert_eq!(again.tally.wdl.losses, 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn pondering(name: &str, args: &[&str]) -> Arc<EngineSpec> {
+    let mut spec = (*fake(name, args, Protocol::Uci)).clone();
+    spec.ponder = true;
+    Arc::new(spec)
+}
+
+/// Both engines pondering: `go ponder` on the predicted reply, `ponderhit` when it comes,
+/// `stop` and a new search when it does not; the games end without faults and the events are
+/// counted.
+#[test]
+fn pondering_hits_and_misses() {
+    // The same seed predicts the other's replies (hits); another seed mostly does not.
+    for (second, want_misses) in [(&[][..], false), (&["--seed", "7"][..], true)] {
+        let cfg = config(Variant::Chess, [pondering("a", &[]), pondering("b", second)], CLOCK);
+        let summary = run(&cfg, &Arc::new(AtomicBool::new(false))).expect("the match runs");
+        assert_eq!(summary.tally.games(), GAMES as u64);
+        assert!(summary.records.iter().all(|(_, r)| !r.fault), "{:?}", summary.records);
+        let p = summary.tally.ponder;
+        assert!(p.hits > 0, "{p:?}");
+        assert_eq!(p.misses > 0, want_misses, "{p:?}");
+        assert_eq!((p.illegal, p.unanswered), (0, 0), "{p:?}");
+        let text = summary.tally.summary(["a", "b"], None);
+        assert!(text.contains("Ponder: hits"), "{text}");
+    }
+}
+
+/// An engine that never answers a ponder search (neither `ponderhit` nor `stop`) loses that
+/// game on time, and the match goes on.
+#[test]
+fn a_deaf_ponderer_loses_one_game() {
+    let dir = scratch("deaf");
+    let once = dir.join("once");
+    let once = once.to_str().expect("utf-8 path");
+    let bad = pondering("bad", &["--mode", "deaf", "--once", once]);
+    let cfg = config(Variant::Chess, [bad, pondering("good", &[])], CLOCK);
+    let summary = run(&cfg, &Arc::new(AtomicBool::new(false))).expect("the match runs");
+    assert_eq!(summary.tally.games(), GAMES as u64);
+    let faults: Vec<_> = summary.records.iter().filter(|(_, r)| r.fault).collect();
+    assert_eq!(faults.len(), 1, "{:?}", summary.records);
+    assert!(faults[0].1.reason.starts_with("bad loses on time"), "{}", faults[0].1.reason);
+    assert_eq!(summary.tally.faults, [1, 0]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
