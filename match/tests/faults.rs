@@ -19,9 +19,12 @@ const GAMES: usize = 4;
 /// Short games: the fakes play at once, so a game is milliseconds.
 const MAX_PLIES: usize = 40;
 
-/// A fresh scratch directory for one test.
+/// A fresh scratch directory for one test (numbered: two tests of one mode run at once, and
+/// one's clean-up must not remove the other's files).
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-match-{name}-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("chariot-match-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
