@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The acceptance matches of the search issue (README, Strength changes): 10+0.1, one thread
-# each unless said otherwise, 200 games, openings from ../shared/openings/.
+# each unless said otherwise, 200 games, played by chariot-match with the openings of
+# $CHARIOT_OPENINGS (scripts/game-env.sh says what it needs).
 #
 #   scripts/accept.sh self GAME OLD [GAMES] [TC]     this build against the binary OLD (v0.1.0:
 #                                                   commit 85c50d4, bench 3783688)
@@ -17,9 +18,9 @@
 #
 # Decided games are adjudicated as in scripts/sprt.sh (both engines agreeing). Concurrency 2
 # (1 for threads; CHARIOT_CONCURRENCY=1 under `taskset -c 0` plays one game at a time on one
-# core and leaves the other free): run nothing else on the match's cores meanwhile. Output and
-# logs go to $CHARIOT_MATCHES (default ~/matches); CHARIOT is the binary (default
-# target/release/chariot).
+# core and leaves the other free): run nothing else on the match's cores meanwhile. The output,
+# the records (.pgn) and the engines' logs (.logs/) go to $CHARIOT_MATCHES (default
+# target/matches); CHARIOT is the binary (default target/release/chariot).
 set -euo pipefail
 mode=${1:?usage: accept.sh self|peer|classic|threads GAME ...}
 game=${2:?chess or xiangqi}
@@ -29,8 +30,10 @@ run() { # name, concurrency, games, tc, engine specs...
   local name=$1 concurrency=${CHARIOT_CONCURRENCY:-$2} games=$3 tc=$4
   shift 4
   echo "accept: $name, $games games at $tc; output in $out/$name.out" >&2
-  python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency "$concurrency" \
-    "${adjudicate[@]}" --log "$out/$name.log" "$@" | tee "$out/$name.out"
+  mkdir -p "$out/$name.logs"
+  "$match" --game "$game" --tc "$tc" --games "$games" --concurrency "$concurrency" \
+    "${openings[@]}" "${adjudicate[@]}" --pgn "$out/$name.pgn" --log-dir "$out/$name.logs" \
+    --verbose "$@" | tee "$out/$name.out"
 }
 stamp=$(date +%Y%m%d-%H%M%S)
 case $mode in
@@ -42,6 +45,7 @@ case $mode in
     ;;
   peer)
     elo=${3:?ELO or full}
+    need_peer
     limit=()
     [ "$elo" != full ] && limit=(option.UCI_LimitStrength=true option.UCI_Elo="$elo")
     run "accept-$game-peer$elo-$stamp" 2 "${4:-200}" "${5:-10+0.1}" \

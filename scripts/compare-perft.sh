@@ -6,7 +6,8 @@
 # Each figure is the median whole-process wall time of RUNS runs (default 5), single thread.
 #
 # usage: scripts/compare-perft.sh [RUNS]     (peers: /usr/games/stockfish, /usr/games/fairy-stockfish;
-#        install them with ../shared/tools/setup-peers.sh or `apt-get install stockfish fairy-stockfish`)
+#        install them with `apt-get install stockfish fairy-stockfish`, or name others with
+#        STOCKFISH and FAIRY)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}

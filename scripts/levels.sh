@@ -9,8 +9,10 @@
 #                                                   UCCI grades: OPTION=LOW against OPTION=HIGH
 #
 # Defaults: 100 games (50 for skill and grade steps) at 5+0.05, one thread each, concurrency 2
-# (run nothing else meanwhile), openings from ../shared/openings/. Output and logs go to
-# $CHARIOT_MATCHES (default ~/matches). CHARIOT is the binary (default target/release/chariot).
+# (run nothing else meanwhile), played by chariot-match with the openings of $CHARIOT_OPENINGS
+# (scripts/game-env.sh says what it needs). The output, the records (.pgn) and the engines' logs
+# (.logs/) go to $CHARIOT_MATCHES (default target/matches). CHARIOT is the binary (default
+# target/release/chariot).
 set -euo pipefail
 mode=${1:?usage: levels.sh elo|skill|grade GAME ...}
 game=${2:?chess or xiangqi}
@@ -20,12 +22,14 @@ run() { # name, games, tc, engine specs...
   local name=$1 games=$2 tc=$3
   shift 3
   echo "levels: $name, $games games at $tc; output in $out/$name.out" >&2
-  python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency 2 \
-    --log "$out/$name.log" "$@" | tee "$out/$name.out"
+  mkdir -p "$out/$name.logs"
+  "$match" --game "$game" --tc "$tc" --games "$games" --concurrency 2 "${openings[@]}" \
+    --pgn "$out/$name.pgn" --log-dir "$out/$name.logs" --verbose "$@" | tee "$out/$name.out"
 }
 case $mode in
   elo)
     elo=${3:?ELO}
+    need_peer
     run "$game-elo$elo-$(date +%Y%m%d-%H%M%S)" "${4:-100}" "${5:-5+0.05}" \
       -e name=chariot cmd="$chariot" proto=uci "${variant[@]}" \
       option.UCI_LimitStrength=true option.UCI_Elo="$elo" \

@@ -5,17 +5,24 @@
 #
 # NEW and OLD are binaries; keep the old one outside the work tree (`git worktree add /tmp/old
 # <commit>` and `cargo build --release` there, as README's Strength changes says). GAME is chess or
-# xiangqi. The defaults are an SPRT of [0, 5] at 5+0.05 with at most 20000 games. One thread and
-# 16 MB hash each, concurrency 2 (the whole of this two-core machine: run nothing else), openings
-# from ../shared/openings/. The output and a full log go to $CHARIOT_MATCHES (default
-# ~/matches), named by game and time. CHARIOT_NEW_OPTS and CHARIOT_OLD_OPTS add engine options
-# (match.py's `option.NAME=VALUE` tokens, separated by `;` since names may hold spaces), e.g. to
-# play one binary with its network against itself with the classic evaluation:
+# xiangqi. The defaults are the project's standard: an SPRT of [0, 10] at 5+0.05 with at most
+# 20000 games. The bounds are normalized Elo (chariot-match's pentanomial GSPRT, fishtest's and
+# fastchess's), not the logistic Elo of older runs. One thread and 16 MB hash each, concurrency 2
+# with each game's engines pinned to a core (the whole of this two-core machine: run nothing
+# else). Played by chariot-match (scripts/game-env.sh: CHARIOT_MATCH, and CHARIOT_OPENINGS, which
+# must be set). The output, the records (.pgn), the state (.state) and the engines' logs (.logs/)
+# go to $CHARIOT_MATCHES (default target/matches), named by game and time, or by CHARIOT_RUN:
+# a run started again with the same CHARIOT_RUN resumes from its state file. CHARIOT_NEW_OPTS and
+# CHARIOT_OLD_OPTS add engine options (chariot-match's `option.NAME=VALUE` tokens, separated by
+# `;` since names may hold spaces), e.g. to play one binary with its network against itself with
+# the classic evaluation:
 #   CHARIOT_OLD_OPTS="option.Use NNUE=false" scripts/sprt.sh ./chariot ./chariot chess
 # CHARIOT_SEED shuffles the openings with another seed, for a second run of the same pair whose
-# games are then pooled with the first (`scripts/pool.py`). CHARIOT_CORE pins the match (the tool
-# and both engines) to one core with concurrency 1, so that two matches, or a match and a build
-# on the other core, can share the machine without disturbing each other's clocks:
+# games are then pooled with the first:
+#   target/release/chariot-match --pool RUN1.state RUN2.state --sprt 0 10
+# CHARIOT_CORE pins the match (the runner and both engines) to one core with concurrency 1, so
+# that two matches, or a match and a build on the other core, can share the machine without
+# disturbing each other's clocks:
 #   CHARIOT_CORE=0 scripts/sprt.sh new old chess 0 10 2+0.02 &
 #   CHARIOT_CORE=1 CHARIOT_SEED=2 scripts/sprt.sh other old chess 0 10 2+0.02 &
 set -euo pipefail
@@ -23,26 +30,29 @@ new=${1:?usage: sprt.sh NEW OLD GAME [ELO0 ELO1] [TC] [GAMES]}
 old=${2:?old binary}
 game=${3:?chess or xiangqi}
 elo0=${4:-0}
-elo1=${5:-5}
+elo1=${5:-10}
 tc=${6:-5+0.05}
 games=${7:-20000}
 source "$(dirname "$0")/game-env.sh"
-stamp="$out/$game-$(date +%Y%m%d-%H%M%S)"
+stamp="$out/${CHARIOT_RUN:-$game-$(date +%Y%m%d-%H%M%S)}"
 proto=uci
 new_opts=()
 old_opts=()
 [ -n "${CHARIOT_NEW_OPTS:-}" ] && IFS=';' read -ra new_opts <<< "$CHARIOT_NEW_OPTS"
 [ -n "${CHARIOT_OLD_OPTS:-}" ] && IFS=';' read -ra old_opts <<< "$CHARIOT_OLD_OPTS"
-concurrency=2
+concurrency=(--concurrency 2 --affinity)
 pin=()
 if [ -n "${CHARIOT_CORE:-}" ]; then
-  concurrency=1
+  concurrency=(--concurrency 1)
   pin=(taskset -c "$CHARIOT_CORE")
-  stamp="$stamp-core$CHARIOT_CORE"
+  [ -z "${CHARIOT_RUN:-}" ] && stamp="$stamp-core$CHARIOT_CORE"
 fi
-echo "sprt: $new vs $old, $game, [$elo0, $elo1], $tc; output in $stamp.out" >&2
-"${pin[@]}" python3 "$match" --game "$game" --tc "$tc" --games "$games" --concurrency "$concurrency" \
-  --sprt "$elo0" "$elo1" --log "$stamp.log" ${CHARIOT_SEED:+--seed "$CHARIOT_SEED"} \
+mkdir -p "$stamp.logs"
+echo "sprt: $new vs $old, $game, [$elo0, $elo1] normalized Elo, $tc; output in $stamp.out" >&2
+"${pin[@]}" "$match" --game "$game" --tc "$tc" --games "$games" "${concurrency[@]}" \
+  --sprt "$elo0" "$elo1" "${openings[@]}" ${CHARIOT_SEED:+--seed "$CHARIOT_SEED"} \
+  --pgn "$stamp.pgn" --state "$stamp.state" --log-dir "$stamp.logs" --verbose \
   "${adjudicate[@]}" \
   -e name=new cmd="$new" proto=$proto "${variant[@]}" "${new_opts[@]}" \
-  -e name=old cmd="$old" proto=$proto "${variant[@]}" "${old_opts[@]}" | tee "$stamp.out"
+  -e name=old cmd="$old" proto=$proto "${variant[@]}" "${old_opts[@]}" \
+  | tee -a "$stamp.out"

@@ -862,8 +862,20 @@ fn scripts_use_the_engines_record_size() {
 fn nothing_needs_a_path_outside_the_repository() {
     let mut files = documents();
     files.extend(
-        ["nnue.sh", "nnue-gen.sh", "nnue-common.sh", "fuzz.sh", "setup-test-deps.sh"]
-            .map(|s| format!("scripts/{s}")),
+        [
+            "nnue.sh",
+            "nnue-gen.sh",
+            "nnue-common.sh",
+            "fuzz.sh",
+            "setup-test-deps.sh",
+            "game-env.sh",
+            "sprt.sh",
+            "accept.sh",
+            "levels.sh",
+            "compare-perft.sh",
+            "match-rules.py",
+        ]
+        .map(|s| format!("scripts/{s}")),
     );
     files.extend(
         ["nets/recipes.toml", "docs/tried.csv", "docs/levels.csv", "docs/acceptance.csv"]

@@ -12,7 +12,9 @@ pub enum CliError {
     #[error("engine token without '=': '{0}'")]
     Token(String),
     /// An engine key the runner does not know.
-    #[error("unknown engine key '{0}' (known: name cmd dir proto notation tcfactor option.NAME)")]
+    #[error(
+        "unknown engine key '{0}' (known: name cmd dir proto notation tcfactor ponder option.NAME)"
+    )]
     Key(String),
     /// A value that does not parse.
     #[error("bad value for {key}: '{value}'")]
@@ -33,7 +35,7 @@ pub enum CliError {
 }
 
 /// Reads an engine from `key=value` tokens: `name=`, `cmd=` (split like a shell), `dir=`,
-/// `proto=uci|ucci`, `notation=iccs|fsf`, `tcfactor=F`, and `option.NAME=VALUE` (repeatable).
+/// `proto=uci|ucci`, `notation=iccs|fsf`, `tcfactor=F`, `ponder=true|false`, and `option.NAME=VALUE` (repeatable).
 pub fn parse_engine(tokens: &[String]) -> Result<EngineSpec, CliError> {
     let mut spec = EngineSpec::new(String::new(), Vec::new());
     let bad = |key: &str, value: &str| CliError::Value { key: key.into(), value: value.into() };
@@ -43,6 +45,13 @@ pub fn parse_engine(tokens: &[String]) -> Result<EngineSpec, CliError> {
             "name" => spec.name = value.to_string(),
             "cmd" => spec.cmd = split_command(value),
             "dir" => spec.dir = Some(PathBuf::from(value)),
+            "ponder" => {
+                spec.ponder = match value.to_ascii_lowercase().as_str() {
+                    "true" | "on" | "1" => true,
+                    "false" | "off" | "0" => false,
+                    _ => return Err(bad(key, value)),
+                }
+            }
             "proto" => {
                 spec.proto = match value.to_ascii_lowercase().as_str() {
                     "uci" => Protocol::Uci,

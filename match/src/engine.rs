@@ -26,6 +26,9 @@ pub const READY_MS: u64 = 10_000;
 /// After a time forfeit, how long the engine gets to answer `stop` before it is killed, in
 /// milliseconds.
 pub const STOP_GRACE_MS: u64 = 1_000;
+/// How long a pondering engine may take to answer `stop` before it is at fault (a GUI waits
+/// this long before it gives the engine up), in milliseconds.
+pub const PONDER_STOP_MS: u64 = 5_000;
 /// How long `quit` may take before the process is killed, in milliseconds.
 pub const QUIT_GRACE_MS: u64 = 1_000;
 /// How often a wait for the engine looks at the abort flag (Ctrl-C), in milliseconds.
@@ -61,6 +64,9 @@ pub struct EngineSpec {
     pub tc_factor: f64,
     /// Where to log every line sent and received, if anywhere.
     pub log: Option<PathBuf>,
+    /// Ponder as a GUI lets an engine: `Ponder` (UCCI `ponder`) set, `go ponder` on the
+    /// reply it expects, `ponderhit` or `stop` when the opponent has moved.
+    pub ponder: bool,
 }
 
 impl EngineSpec {
@@ -76,6 +82,7 @@ impl EngineSpec {
             notation: Notation::Iccs,
             tc_factor: 1.0,
             log: None,
+            ponder: false,
         }
     }
 }
@@ -167,6 +174,9 @@ pub struct Answer {
     pub score: Option<i32>,
     /// The depth of that score.
     pub depth: Option<u32>,
+    /// The reply the engine expects (`bestmove X ponder Y`), in the runner's notation, not
+    /// yet checked.
+    pub ponder: Option<String>,
 }
 
 /// A running process and what the handshake told us about it.
@@ -209,6 +219,8 @@ pub struct Engine {
     abort: Arc<AtomicBool>,
     /// Options set at every new game, after the spec's (SPSA's parameter values).
     game_options: Vec<(String, String)>,
+    /// The move a `go ponder` search running now expects, in the runner's notation.
+    pondering: Option<String>,
 }
 
 /// Splits a command line like a shell, with single and double quotes and backslashes.
@@ -315,6 +327,7 @@ impl Engine {
             log,
             abort,
             game_options: Vec::new(),
+            pondering: None,
         })
     }
 
@@ -499,6 +512,9 @@ impl Engine {
                 if self.chess960 && chess960_opt {
                     self.send("setoption name UCI_Chess960 value true")?;
                 }
+                if spec.ponder {
+                    self.send_option("Ponder", "true")?;
+                }
                 for (name, value) in &spec.options {
                     self.send_option(name, value)?;
                 }
@@ -506,6 +522,9 @@ impl Engine {
             Protocol::Ucci => {
                 if millis {
                     self.send("setoption usemillisec true")?;
+                }
+                if spec.ponder {
+                    self.send_option("ponder", "true")?;
                 }
                 for (name, value) in &spec.options {
                     self.send_option(name, value)?;
@@ -542,6 +561,11 @@ impl Engine {
     /// game begins (`ucinewgame`; UCCI's `setoption newgame` where offered) and waits until
     /// it is ready.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
+        // A ponder search left from the last game is ended; an engine deaf to `stop` is
+        // started afresh.
+        if self.pondering.is_some() && self.stop_pondering().is_err() {
+            self.kill();
+        }
         if self.process.is_none() {
             return self.start();
         }
@@ -625,8 +649,21 @@ impl Engine {
         limit: Go,
         budget: Duration,
     ) -> Result<Answer, EngineError> {
-        let notation =
-            if self.variant == Variant::Xiangqi { self.spec.notation } else { Notation::Iccs };
+        let position = self.position_command(fen, moves);
+        self.send(&position)?;
+        let go = self.go_command(limit);
+        self.send(&go)?;
+        self.wait_bestmove(Instant::now(), budget)
+    }
+
+    /// The move notation this engine is spoken to in.
+    fn notation(&self) -> Notation {
+        if self.variant == Variant::Xiangqi { self.spec.notation } else { Notation::Iccs }
+    }
+
+    /// `position ...` for the start FEN (`None`: the standard start) and the moves since.
+    fn position_command(&self, fen: Option<&str>, moves: &[String]) -> String {
+        let notation = self.notation();
         let mut position = match fen {
             Some(fen) => format!("position fen {fen}"),
             None => "position startpos".to_string(),
@@ -638,10 +675,68 @@ impl Engine {
                 position.push_str(&notation.to_engine(m));
             }
         }
+        position
+    }
+
+    /// Starts a ponder search: the position and `go ponder` with `limit` (the clocks as they
+    /// will be when the engine is to move), where `moves` end with the reply it expects.
+    /// Nothing is awaited: [`Engine::ponderhit`] or [`Engine::stop_pondering`] follows.
+    pub fn ponder(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+        limit: Go,
+    ) -> Result<(), EngineError> {
+        let position = self.position_command(fen, moves);
         self.send(&position)?;
         let go = self.go_command(limit);
-        self.send(&go)?;
-        let sent = Instant::now();
+        self.send(&format!("go ponder{}", &go["go".len()..]))?;
+        self.pondering = moves.last().cloned();
+        Ok(())
+    }
+
+    /// The reply the running ponder search expects, if one runs.
+    pub fn pondering(&self) -> Option<&str> {
+        self.pondering.as_deref()
+    }
+
+    /// The expected reply was played: `ponderhit`, and up to `budget` from now for the
+    /// `bestmove` (the engine's clock runs from the `ponderhit`).
+    pub fn ponderhit(&mut self, budget: Duration) -> Result<Answer, EngineError> {
+        self.pondering = None;
+        self.send("ponderhit")?;
+        self.wait_bestmove(Instant::now(), budget)
+    }
+
+    /// Another reply was played (or the game ended): `stop`, and the stale `bestmove` read
+    /// and dropped. An engine silent for [`PONDER_STOP_MS`] is killed and at fault.
+    pub fn stop_pondering(&mut self) -> Result<(), EngineError> {
+        self.pondering = None;
+        self.send("stop")?;
+        let deadline = Instant::now() + Duration::from_millis(PONDER_STOP_MS);
+        loop {
+            match self.next_line(deadline, "stopping a ponder search") {
+                Ok(Some((_, line))) => {
+                    let first = line.split_whitespace().next();
+                    if first == Some("bestmove") || first == Some("nobestmove") {
+                        return Ok(());
+                    }
+                }
+                Ok(None) => {
+                    self.kill();
+                    return Err(EngineError::Silent { word: "bestmove", ms: PONDER_STOP_MS });
+                }
+                Err(e) => {
+                    self.kill();
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    /// Reads the search's output until `bestmove`, up to `budget` from `sent`.
+    fn wait_bestmove(&mut self, sent: Instant, budget: Duration) -> Result<Answer, EngineError> {
+        let notation = self.notation();
         let deadline = sent + budget;
         let (mut score, mut depth) = (None, None);
         loop {
@@ -676,11 +771,16 @@ impl Engine {
                 Some("bestmove") => {
                     let elapsed = at.saturating_duration_since(sent);
                     let reply = parse_bestmove(&words, self.spec.proto, notation);
-                    return Ok(Answer { reply, elapsed, score, depth });
+                    let ponder = match (words.get(2), words.get(3)) {
+                        (Some(&"ponder"), Some(m)) => Some(notation.from_engine(m)),
+                        _ => None,
+                    };
+                    return Ok(Answer { reply, elapsed, score, depth, ponder });
                 }
                 Some("nobestmove") => {
                     let elapsed = at.saturating_duration_since(sent);
-                    return Ok(Answer { reply: Reply::NoMove, elapsed, score, depth });
+                    let ponder = None;
+                    return Ok(Answer { reply: Reply::NoMove, elapsed, score, depth, ponder });
                 }
                 _ => {}
             }
@@ -733,6 +833,7 @@ impl Engine {
 
     /// Kills the process, if any, and reaps it.
     pub fn kill(&mut self) {
+        self.pondering = None;
         if let Some(mut p) = self.process.take() {
             let _ = p.child.kill();
             let _ = p.child.wait();

@@ -3,7 +3,7 @@
 use chariot::game::Variant;
 use chariot_match::cli::{parse_engine, parse_tc};
 use chariot_match::play::{Adjudication, DEFAULT_FIXED_TIMEOUT_MS, GameConfig, TimeControl};
-use chariot_match::runner::{DEFAULT_REPORT_EVERY, MatchConfig, load_openings, run};
+use chariot_match::runner::{self, DEFAULT_REPORT_EVERY, MatchConfig, load_openings, run};
 use chariot_match::spsa;
 use chariot_match::stats::{Sprt, Verdict};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, ValueEnum};
@@ -31,6 +31,7 @@ Engine tokens (after -e; give -e twice):
   notation=iccs|fsf    xiangqi move ranks 0-9 (UCCI, Pikafish, Chariot: default) or 1-10
                        (Fairy-Stockfish in UCI mode)
   tcfactor=F           time odds: this engine's base time and increment times F
+  ponder=true|false    ponder as a GUI lets it (go ponder, ponderhit, stop); default false
   option.NAME=VALUE    an engine option, set after the handshake (repeatable)
 
 Every crash, hang, illegal move, time forfeit and `bestmove (none)` loses that game with its
@@ -39,9 +40,9 @@ game pairs (each opening is played twice, colours swapped), as fastchess compute
 SPRT is fastchess's and fishtest's GSPRT on the pair counts, its bounds in normalized Elo.
 
 Examples:
-  # chess: new build against old build, SPRT [0, 5] normalized Elo
-  chariot-match --game chess --tc 10+0.1 --games 20000 --concurrency 2 --affinity \\
-      --sprt 0 5 --pgn games.pgn --state sprt.state \\
+  # chess: new build against old build, SPRT [0, 10] normalized Elo
+  chariot-match --game chess --tc 5+0.05 --games 20000 --concurrency 2 --affinity \\
+      --sprt 0 10 --pgn games.pgn --state sprt.state \\
       -e name=new cmd=./target/release/chariot -e name=old cmd=../old/chariot
   # xiangqi: Chariot over UCCI against Fairy-Stockfish in UCI mode
   chariot-match --game xiangqi --tc 10+0.1 --games 200 --concurrency 2 \\
@@ -55,12 +56,12 @@ Examples:
 struct Args {
     /// An engine: key=value tokens (see below). Give exactly two.
     #[arg(short = 'e', long = "engine", num_args = 1.., action = ArgAction::Append,
-          value_name = "KEY=VALUE", required = true)]
+          value_name = "KEY=VALUE", required_unless_present = "pool")]
     engine: Vec<String>,
 
     /// The game.
-    #[arg(long, value_enum)]
-    game: GameArg,
+    #[arg(long, value_enum, required_unless_present = "pool")]
+    game: Option<GameArg>,
 
     /// Chess960: castling as king takes rook, UCI_Chess960 set where offered.
     #[arg(long)]
@@ -189,6 +190,12 @@ struct Args {
     /// SPSA iterations (game pairs) the schedule is planned for and run to.
     #[arg(long, default_value_t = 1000)]
     spsa_iterations: u64,
+
+    /// Play nothing: count the games of several runs of one match (their --state files)
+    /// together and print the pooled result (with --sprt, its LLR). Each run's pairs stay its
+    /// own, so runs with different --seed values pool soundly.
+    #[arg(long, num_args = 1.., value_name = "STATE", conflicts_with_all = ["engine", "game", "spsa"])]
+    pool: Option<Vec<PathBuf>>,
 }
 
 /// The default openings file: ../shared/openings/<game>.epd from the current directory,
@@ -212,7 +219,7 @@ fn config(args: &Args, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
     if specs[0].name == specs[1].name {
         specs[1].name.push_str("-2");
     }
-    let variant = match args.game {
+    let variant = match args.game.ok_or("give --game")? {
         GameArg::Chess => Variant::Chess,
         GameArg::Xiangqi => Variant::Xiangqi,
     };
@@ -296,6 +303,9 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => e.exit(),
     };
+    if let Some(paths) = &args.pool {
+        return pool(paths, &args);
+    }
     let engines: Vec<Vec<String>> = matches
         .get_occurrences::<String>("engine")
         .map(|o| o.map(|tokens| tokens.cloned().collect()).collect())
@@ -331,6 +341,43 @@ fn main() -> ExitCode {
         _ if summary.stopped => println!("Stopped before the last game"),
         _ => {}
     }
+    ExitCode::SUCCESS
+}
+
+/// `--pool`: the runs' games counted together.
+fn pool(paths: &[PathBuf], args: &Args) -> ExitCode {
+    let sprt = match args.sprt.as_deref() {
+        Some([elo0, elo1]) => match Sprt::new(*elo0, *elo1, args.alpha, args.beta) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("chariot-match: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        _ => None,
+    };
+    let (tally, ids) = match runner::pool(paths) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("chariot-match: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    for (path, id) in paths.iter().zip(&ids) {
+        println!("{}: {id}", path.display());
+    }
+    let seeds: Vec<&str> = ids.iter().filter_map(|id| id.split_whitespace().nth(1)).collect();
+    if (1..seeds.len()).any(|i| seeds[..i].contains(&seeds[i])) {
+        eprintln!(
+            "warning: two runs share a seed: they played the same openings in the same order"
+        );
+    }
+    // The engine names are the identity's last two words (names with spaces show whole).
+    let engines = ids[0].split_once(" engines ").map_or("", |(_, e)| e);
+    let names: Vec<&str> = engines.split_whitespace().collect();
+    let names = if names.len() == 2 { [names[0], names[1]] } else { [engines, "opponent"] };
+    println!();
+    print!("{}", tally.summary(names, sprt.as_ref()));
     ExitCode::SUCCESS
 }
 

@@ -242,6 +242,7 @@ mod tests {
             result: GameResult::WhiteWins,
             reason: "b loses on time".into(),
             fault: true,
+            ponder: Default::default(),
         };
         let text = write(&record, &Header::default());
         assert!(text.contains("[Variant \"xiangqi\"]"), "{text}");

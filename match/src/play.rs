@@ -5,7 +5,7 @@
 //! margin loses on time. Everything an engine does wrong ends the game as its loss with the
 //! reason named; nothing an engine does ends the match.
 
-use crate::engine::{Engine, EngineError, Go, Reply};
+use crate::engine::{Engine, EngineError, Go, Protocol, Reply};
 use crate::referee::{End, GameResult, Referee, RefereeError, Rules};
 use chariot::game::{Side, Variant};
 use std::time::Duration;
@@ -83,6 +83,37 @@ pub struct GameRecord {
     pub reason: String,
     /// Whether the game ended by an engine's fault (crash, illegal move, time, silence).
     pub fault: bool,
+    /// What pondering did in the game (all zero when neither engine ponders).
+    pub ponder: PonderCounts,
+}
+
+/// Pondering's events in a game or a match, both engines together.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PonderCounts {
+    /// The expected reply came: `ponderhit`.
+    pub hits: u64,
+    /// Another reply came: `stop` and a new search.
+    pub misses: u64,
+    /// A ponder move that is not legal after the engine's own move (not pondered on).
+    pub illegal: u64,
+    /// A `stop` to a pondering engine not answered within
+    /// [`PONDER_STOP_MS`](crate::engine::PONDER_STOP_MS) (the engine's fault).
+    pub unanswered: u64,
+}
+
+impl PonderCounts {
+    /// Adds another count to this one.
+    pub fn add(&mut self, o: &PonderCounts) {
+        self.hits += o.hits;
+        self.misses += o.misses;
+        self.illegal += o.illegal;
+        self.unanswered += o.unanswered;
+    }
+
+    /// Whether anything was counted.
+    pub fn any(&self) -> bool {
+        *self != PonderCounts::default()
+    }
 }
 
 /// Why a game could not be played to an end.
@@ -155,6 +186,47 @@ fn adjudicate(
     None
 }
 
+/// The search limit of the side `us` (the budget before it is silent, and the clock below
+/// which it has lost on time), from the clocks as they stand.
+fn limit_for(cfg: &GameConfig, clocks: &[Clock; 2], side: Side) -> (Go, u64, Option<i64>) {
+    let (us, them) = (side.index(), side.flip().index());
+    match cfg.tc {
+        TimeControl::Clock { moves_to_go, .. } => {
+            let left = |c: &Clock| c.left_ms.max(0) as u64;
+            let to_go = moves_to_go.map(|n| n.saturating_sub(clocks[us].moves_in_control).max(1));
+            let go = Go::Clock {
+                own_ms: left(&clocks[us]),
+                own_inc_ms: clocks[us].inc_ms as u64,
+                opp_ms: left(&clocks[them]),
+                opp_inc_ms: clocks[them].inc_ms as u64,
+                white: side == Side::First,
+                moves_to_go: to_go,
+            };
+            (go, left(&clocks[us]) + cfg.margin_ms, Some(-(cfg.margin_ms as i64)))
+        }
+        TimeControl::MoveTime(ms) => (Go::MoveTime(ms), ms + cfg.margin_ms, None),
+        TimeControl::Nodes(n) => (Go::Nodes(n), cfg.fixed_timeout_ms, None),
+        TimeControl::Depth(d) => (Go::Depth(d), cfg.fixed_timeout_ms, None),
+    }
+}
+
+/// The position as an engine speaking `proto` is sent it: the start FEN (`None` for chess's
+/// standard start) and the moves since. UCCI engines get the position after the last capture,
+/// as UCCI GUIs send it.
+fn engine_position<G: Rules>(
+    referee: &Referee<G>,
+    proto: Protocol,
+    start_is_standard: bool,
+) -> (Option<String>, Vec<String>) {
+    let (fen, moves) = match proto {
+        Protocol::Ucci => referee.since_irreversible(),
+        Protocol::Uci => (referee.start_fen(), referee.moves()),
+    };
+    let standard =
+        start_is_standard && moves.len() == referee.moves().len() && G::VARIANT == Variant::Chess;
+    ((!standard).then(|| fen.to_string()), moves.to_vec())
+}
+
 /// Plays one game: `engines[0]` has white (red). Returns the record, or why there is none.
 pub fn play_game<G: Rules>(
     engines: [&mut Engine; 2],
@@ -173,6 +245,7 @@ pub fn play_game<G: Rules>(
         result: GameResult::Draw,
         reason: String::new(),
         fault: false,
+        ponder: PonderCounts::default(),
     };
     let mut engines = [white, black];
 
@@ -215,59 +288,59 @@ pub fn play_game<G: Rules>(
             break end;
         }
         let side = referee.side_to_move();
-        let (us, them) = (side.index(), side.flip().index());
-        let engine = &mut engines[us];
-        let (limit, budget_ms, forfeit_below) = match cfg.tc {
-            TimeControl::Clock { moves_to_go, .. } => {
-                let left = |c: &Clock| c.left_ms.max(0) as u64;
-                let to_go =
-                    moves_to_go.map(|n| n.saturating_sub(clocks[us].moves_in_control).max(1));
-                let go = Go::Clock {
-                    own_ms: left(&clocks[us]),
-                    own_inc_ms: clocks[us].inc_ms as u64,
-                    opp_ms: left(&clocks[them]),
-                    opp_inc_ms: clocks[them].inc_ms as u64,
-                    white: side == Side::First,
-                    moves_to_go: to_go,
-                };
-                (go, left(&clocks[us]) + cfg.margin_ms, Some(-(cfg.margin_ms as i64)))
-            }
-            TimeControl::MoveTime(ms) => (Go::MoveTime(ms), ms + cfg.margin_ms, None),
-            TimeControl::Nodes(n) => (Go::Nodes(n), cfg.fixed_timeout_ms, None),
-            TimeControl::Depth(d) => (Go::Depth(d), cfg.fixed_timeout_ms, None),
-        };
-        // UCCI engines get the position after the last capture, as UCCI GUIs send it.
-        let (fen, moves) = match engine.spec().proto {
-            crate::engine::Protocol::Ucci => referee.since_irreversible(),
-            crate::engine::Protocol::Uci => (referee.start_fen(), referee.moves()),
-        };
-        let fen = if start_is_standard
-            && moves.len() == referee.moves().len()
-            && G::VARIANT == Variant::Chess
-        {
-            None
-        } else {
-            Some(fen.to_string())
-        };
-        let moves = moves.to_vec();
+        let us = side.index();
+        let (limit, budget_ms, forfeit_below) = limit_for(cfg, &clocks, side);
+        let (fen, moves) = engine_position(&referee, engines[us].spec().proto, start_is_standard);
         let timed = matches!(cfg.tc, TimeControl::Clock { .. } | TimeControl::MoveTime(_));
-        let answer =
-            match engine.go(fen.as_deref(), &moves, limit, Duration::from_millis(budget_ms)) {
-                Ok(a) => a,
-                Err(EngineError::Aborted) => return Err(PlayError::Aborted),
-                Err(e) => {
-                    record.fault = true;
-                    let what = match (&e, timed) {
-                        (EngineError::Silent { .. }, true) => format!("loses on time ({e})"),
-                        (EngineError::Silent { .. }, false) => format!("hung ({e})"),
-                        _ => e.to_string(),
-                    };
-                    break End {
-                        result: GameResult::loss_for(side),
-                        reason: format!("{} {what}", names[us]),
-                    };
+        let budget = Duration::from_millis(budget_ms);
+        let engine = &mut engines[us];
+        let answer = match engine.pondering() {
+            // The reply it pondered on came: its clock runs from the `ponderhit`.
+            Some(expected) if referee.moves().last().map(String::as_str) == Some(expected) => {
+                record.ponder.hits += 1;
+                engine.ponderhit(budget)
+            }
+            pondering => {
+                let stopped = match pondering {
+                    Some(_) => {
+                        record.ponder.misses += 1;
+                        engine.stop_pondering()
+                    }
+                    None => Ok(()),
+                };
+                match stopped {
+                    Ok(()) => engine.go(fen.as_deref(), &moves, limit, budget),
+                    Err(EngineError::Aborted) => return Err(PlayError::Aborted),
+                    Err(e) => {
+                        record.fault = true;
+                        record.ponder.unanswered += 1;
+                        break End {
+                            result: GameResult::loss_for(side),
+                            reason: format!(
+                                "{} did not answer stop while pondering ({e})",
+                                names[us]
+                            ),
+                        };
+                    }
                 }
-            };
+            }
+        };
+        let answer = match answer {
+            Ok(a) => a,
+            Err(EngineError::Aborted) => return Err(PlayError::Aborted),
+            Err(e) => {
+                record.fault = true;
+                let what = match (&e, timed) {
+                    (EngineError::Silent { .. }, true) => format!("loses on time ({e})"),
+                    (EngineError::Silent { .. }, false) => format!("hung ({e})"),
+                    _ => e.to_string(),
+                };
+                break End {
+                    result: GameResult::loss_for(side),
+                    reason: format!("{} {what}", names[us]),
+                };
+            }
+        };
         let used = answer.elapsed.as_millis() as i64;
         if let Some(floor) = forfeit_below {
             let clock = &mut clocks[us];
@@ -323,7 +396,39 @@ pub fn play_game<G: Rules>(
         if let Some(end) = adjudicate(&cfg.adjudication, &scores, side, referee.moves().len()) {
             break end;
         }
+        // Pondering: on the reply it expects, if that is legal, with its clocks as they will
+        // be when it is to move again.
+        let engine = &mut engines[us];
+        if let (true, Some(reply)) = (engine.spec().ponder, answer.ponder.as_deref()) {
+            let board = referee.board();
+            match board.parse_move(reply) {
+                Ok(m) => {
+                    let (fen, mut moves) =
+                        engine_position(&referee, engine.spec().proto, start_is_standard);
+                    moves.push(board.move_text(m));
+                    let (limit, _, _) = limit_for(cfg, &clocks, side);
+                    match engine.ponder(fen.as_deref(), &moves, limit) {
+                        Ok(()) => {}
+                        Err(EngineError::Aborted) => return Err(PlayError::Aborted),
+                        // Gone: its next `go` finds out and loses the game.
+                        Err(_) => engine.kill(),
+                    }
+                }
+                Err(_) => record.ponder.illegal += 1,
+            }
+        }
     };
+    // A ponder search still running is stopped; the game is over, so an engine that does not
+    // answer is only counted (and started afresh next game).
+    for engine in &mut engines {
+        if engine.pondering().is_some() {
+            match engine.stop_pondering() {
+                Ok(()) => {}
+                Err(EngineError::Aborted) => return Err(PlayError::Aborted),
+                Err(_) => record.ponder.unanswered += 1,
+            }
+        }
+    }
     record.moves = referee.moves().to_vec();
     record.result = end.result;
     record.reason = end.reason;

@@ -215,26 +215,35 @@ mod state {
         )
     }
 
-    /// Reads the finished games: (index, outcome, fault side) lines after the identity.
-    pub fn load(
-        path: &Path,
-        cfg: &MatchConfig,
-    ) -> Result<Vec<(usize, Outcome, Option<usize>)>, MatchError> {
-        let err = |why: String| MatchError::State { path: path.to_path_buf(), why };
+    /// A finished game: its index, the first engine's outcome, the side that faulted.
+    pub type Game = (usize, Outcome, Option<usize>);
+
+    /// Reads the finished games of this match, if the file exists and is this match's.
+    pub fn load(path: &Path, cfg: &MatchConfig) -> Result<Vec<Game>, MatchError> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(err(e.to_string())),
-        };
-        let mut lines = text.lines();
-        let want = identity(cfg);
-        match lines.next() {
-            Some(id) if id == want => {}
-            Some(id) => {
-                return Err(err(format!("belongs to another match ('{id}', this is '{want}')")));
+            Err(e) => {
+                return Err(MatchError::State { path: path.to_path_buf(), why: e.to_string() });
             }
-            None => return Ok(Vec::new()),
+        };
+        let want = identity(cfg);
+        let (id, games) = parse(path, &text)?;
+        match id {
+            Some(id) if id != want => Err(MatchError::State {
+                path: path.to_path_buf(),
+                why: format!("belongs to another match ('{id}', this is '{want}')"),
+            }),
+            _ => Ok(games.into_iter().filter(|g| g.0 < cfg.games.div_ceil(2) * 2).collect()),
         }
+    }
+
+    /// The identity line (`None` for an empty file) and the (index, outcome, fault side)
+    /// lines after it.
+    pub fn parse(path: &Path, text: &str) -> Result<(Option<String>, Vec<Game>), MatchError> {
+        let err = |why: String| MatchError::State { path: path.to_path_buf(), why };
+        let mut lines = text.lines();
+        let Some(id) = lines.next() else { return Ok((None, Vec::new())) };
         let mut out = Vec::new();
         for line in lines {
             let w: Vec<&str> = line.split_whitespace().collect();
@@ -249,11 +258,9 @@ mod state {
                 _ => return Err(err(format!("bad outcome in '{line}'"))),
             };
             let fault = w.get(2).and_then(|f| f.parse::<usize>().ok()).filter(|&f| f < 2);
-            if i < cfg.games.div_ceil(2) * 2 {
-                out.push((i, outcome, fault));
-            }
+            out.push((i, outcome, fault));
         }
-        Ok(out)
+        Ok((Some(id.to_string()), out))
     }
 
     /// Starts a fresh file (the identity line) or keeps an existing one.
@@ -267,6 +274,45 @@ mod state {
             File::options().append(true).open(path).map_err(io)
         }
     }
+}
+
+/// The runs of one match pooled: every state file's games counted together, each file's
+/// pairs its own (a pair is the two games of one opening within one run), so that the
+/// pentanomial counts are the runs' sums. The runs must be between the same two engine names;
+/// returns the pooled score and the identity line of each file.
+pub fn pool(paths: &[PathBuf]) -> Result<(Tally, Vec<String>), MatchError> {
+    let mut total = Tally::default();
+    let mut ids = Vec::new();
+    for path in paths {
+        let err = |why: String| MatchError::State { path: path.clone(), why };
+        let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+        let (Some(id), games) = state::parse(path, &text)? else {
+            return Err(err("empty".into()));
+        };
+        let engines = |id: &str| id.split_once(" engines ").map(|(_, e)| e.to_string());
+        let Some(these) = engines(&id) else {
+            return Err(err(format!("not a state file (first line '{id}')")));
+        };
+        if let Some(first) = ids.first().and_then(|f: &String| engines(f))
+            && first != these
+        {
+            return Err(err(format!("engines '{these}', the first file's are '{first}'")));
+        }
+        let mut run = Tally::default();
+        let mut seen = std::collections::HashSet::new();
+        for (index, outcome, fault) in games {
+            // A game written twice (a resumed run) is counted once, as resuming counts it.
+            if seen.insert(index) {
+                run.add(index, outcome);
+                if let Some(f) = fault {
+                    run.faults[f] += 1;
+                }
+            }
+        }
+        total.merge(&run);
+        ids.push(id);
+    }
+    Ok((total, ids))
 }
 
 /// A finished game as a worker reports it.
@@ -438,6 +484,7 @@ pub fn run(cfg: &MatchConfig, abort: &Arc<AtomicBool>) -> Result<Summary, MatchE
         if let Some(f) = fault_side {
             tally.faults[f] += 1;
         }
+        tally.ponder.add(&record.ponder);
         counted += 1;
         if let Some(f) = state_file.as_mut() {
             let o = match outcome {
@@ -534,6 +581,36 @@ mod tests {
         assert_eq!(o[1], "rnbakabnr/9/9/p1p1p1p1p/c8/2P3P2/Pc2P3P/6CC1/9/RNBAKABNR w - - 6 4");
         std::fs::write(&path, "# nothing\n").expect("write");
         assert!(load_openings(&path).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn runs_pool_by_their_own_pairs() {
+        let dir = std::env::temp_dir().join(format!("chariot-match-pool-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let (a, b, c) = (dir.join("a.state"), dir.join("b.state"), dir.join("c.state"));
+        // Run a: pair 0 won twice, pair 1 a win and a loss (game 3 written twice, as a
+        // resumed run may), game 4 of an open pair. Run b: its pair 0 drawn twice, and a
+        // fault by the second engine.
+        std::fs::write(
+            &a,
+            "seed 1 games 6 openings 9 engines new old\n0 W\n1 W\n2 W\n3 L\n3 L\n4 D\n",
+        )
+        .expect("write");
+        std::fs::write(&b, "seed 2 games 6 openings 9 engines new old\n1 D\n0 D 1\n")
+            .expect("write");
+        std::fs::write(&c, "seed 3 games 6 openings 9 engines new other\n0 W\n").expect("write");
+        let (t, ids) = pool(&[a.clone(), b.clone()]).expect("pooled");
+        assert_eq!(ids.len(), 2);
+        assert_eq!((t.wdl.wins, t.wdl.losses, t.wdl.draws), (3, 1, 3));
+        assert_eq!((t.penta.ww, t.penta.wl, t.penta.dd, t.penta.pairs()), (1, 1, 1, 3));
+        assert_eq!(t.faults, [0, 1]);
+        // Pairing across runs would be wrong: run b's game 1 does not close run a's pair 0.
+        let summary = t.summary(["new", "old"], Sprt::new(0.0, 10.0, 0.05, 0.05).ok().as_ref());
+        assert!(summary.contains("Ptnml(0-2): [0, 0, 2, 0, 1]"), "{summary}");
+        assert!(summary.contains("LLR"), "{summary}");
+        // Runs of other engines do not pool.
+        assert!(pool(&[a, c]).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

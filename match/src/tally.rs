@@ -1,5 +1,6 @@
 //! The running score of a match: games, pairs, faults, and the lines that report them.
 
+use crate::play::PonderCounts;
 use crate::stats::{Estimate, Outcome, Penta, Sprt, Wdl, elo_penta, elo_wdl};
 use std::collections::HashMap;
 
@@ -16,6 +17,8 @@ pub struct Tally {
     pub by_colour: [u64; 3],
     /// Games each engine lost by a fault (crash, illegal move, time, silence).
     pub faults: [u64; 2],
+    /// What pondering did, both engines together.
+    pub ponder: PonderCounts,
 }
 
 impl Tally {
@@ -33,6 +36,24 @@ impl Tally {
                 self.open.insert(pair, outcome);
             }
         }
+    }
+
+    /// Adds another match's counts to these: its games, finished pairs and faults (its open
+    /// pairs stay open there; they are not paired with this match's).
+    pub fn merge(&mut self, other: &Tally) {
+        self.wdl.wins += other.wdl.wins;
+        self.wdl.draws += other.wdl.draws;
+        self.wdl.losses += other.wdl.losses;
+        let (p, q) = (&mut self.penta, &other.penta);
+        (p.ll, p.ld, p.wl, p.dd, p.wd, p.ww) =
+            (p.ll + q.ll, p.ld + q.ld, p.wl + q.wl, p.dd + q.dd, p.wd + q.wd, p.ww + q.ww);
+        for i in 0..3 {
+            self.by_colour[i] += other.by_colour[i];
+        }
+        for i in 0..2 {
+            self.faults[i] += other.faults[i];
+        }
+        self.ponder.add(&other.ponder);
     }
 
     /// The number of games counted.
@@ -111,16 +132,24 @@ impl Tally {
             p.wl,
             p.dd
         ));
+        // Colours are not kept in state files: a pooled or resumed count may not know them.
+        if self.by_colour.iter().sum::<u64>() > 0 {
+            out.push_str(&format!(
+                "White/red wins {}, black wins {}, draws {}; ",
+                self.by_colour[0], self.by_colour[1], self.by_colour[2],
+            ));
+        }
         out.push_str(&format!(
-            "White/red wins {}, black wins {}, draws {}; faults: {} {}, {} {}\n",
-            self.by_colour[0],
-            self.by_colour[1],
-            self.by_colour[2],
-            names[0],
-            self.faults[0],
-            names[1],
-            self.faults[1]
+            "faults: {} {}, {} {}\n",
+            names[0], self.faults[0], names[1], self.faults[1]
         ));
+        if self.ponder.any() {
+            let q = &self.ponder;
+            out.push_str(&format!(
+                "Ponder: hits {}, misses {}, illegal ponder moves {}, stops unanswered {}\n",
+                q.hits, q.misses, q.illegal, q.unanswered
+            ));
+        }
         if let Some(sprt) = sprt {
             let llr = sprt.llr(p);
             let verdict = match sprt.verdict(llr) {

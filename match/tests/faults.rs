@@ -19,9 +19,12 @@ const GAMES: usize = 4;
 /// Short games: the fakes play at once, so a game is milliseconds.
 const MAX_PLIES: usize = 40;
 
-/// A fresh scratch directory for one test.
+/// A fresh scratch directory for one test (numbered: two tests of one mode run at once, and
+/// one's clean-up must not remove the other's files).
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-match-{name}-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("chariot-match-{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
@@ -187,5 +190,49 @@ fn sprt_stops_and_state_resumes() {
     let again = run(&cfg, &Arc::new(AtomicBool::new(false))).expect("the match resumes");
     assert!(again.tally.games() > played, "resumed from {played}: {}", again.tally.games());
     assert_eq!(again.tally.wdl.losses, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn pondering(name: &str, args: &[&str]) -> Arc<EngineSpec> {
+    let mut spec = (*fake(name, args, Protocol::Uci)).clone();
+    spec.ponder = true;
+    Arc::new(spec)
+}
+
+/// Both engines pondering: `go ponder` on the predicted reply, `ponderhit` when it comes,
+/// `stop` and a new search when it does not; the games end without faults and the events are
+/// counted.
+#[test]
+fn pondering_hits_and_misses() {
+    // The same seed predicts the other's replies (hits); another seed mostly does not.
+    for (second, want_misses) in [(&[][..], false), (&["--seed", "7"][..], true)] {
+        let cfg = config(Variant::Chess, [pondering("a", &[]), pondering("b", second)], CLOCK);
+        let summary = run(&cfg, &Arc::new(AtomicBool::new(false))).expect("the match runs");
+        assert_eq!(summary.tally.games(), GAMES as u64);
+        assert!(summary.records.iter().all(|(_, r)| !r.fault), "{:?}", summary.records);
+        let p = summary.tally.ponder;
+        assert!(p.hits > 0, "{p:?}");
+        assert_eq!(p.misses > 0, want_misses, "{p:?}");
+        assert_eq!((p.illegal, p.unanswered), (0, 0), "{p:?}");
+        let text = summary.tally.summary(["a", "b"], None);
+        assert!(text.contains("Ponder: hits"), "{text}");
+    }
+}
+
+/// An engine that never answers a ponder search (neither `ponderhit` nor `stop`) loses that
+/// game on time, and the match goes on.
+#[test]
+fn a_deaf_ponderer_loses_one_game() {
+    let dir = scratch("deaf");
+    let once = dir.join("once");
+    let once = once.to_str().expect("utf-8 path");
+    let bad = pondering("bad", &["--mode", "deaf", "--once", once]);
+    let cfg = config(Variant::Chess, [bad, pondering("good", &[])], CLOCK);
+    let summary = run(&cfg, &Arc::new(AtomicBool::new(false))).expect("the match runs");
+    assert_eq!(summary.tally.games(), GAMES as u64);
+    let faults: Vec<_> = summary.records.iter().filter(|(_, r)| r.fault).collect();
+    assert_eq!(faults.len(), 1, "{:?}", summary.records);
+    assert!(faults[0].1.reason.starts_with("bad loses on time"), "{}", faults[0].1.reason);
+    assert_eq!(summary.tally.faults, [1, 0]);
     let _ = std::fs::remove_dir_all(&dir);
 }

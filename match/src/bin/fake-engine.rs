@@ -5,11 +5,13 @@
 //!
 //! MODE is `good` (the default), `crash` (exits at the `go`), `hang` (stops answering
 //! anything, `stop` and `quit` included), `illegal` (plays a move that is not legal),
-//! `none` (`bestmove (none)`), or `slow` (sleeps MS milliseconds, then answers). The
+//! `none` (`bestmove (none)`), `slow` (sleeps MS milliseconds, then answers), or `deaf`
+//! (its first `go ponder` is never answered, neither at `ponderhit` nor at `stop`). The
 //! misbehaviour comes at the Nth `go` of the process (default 1), and with `--once FILE`
 //! only while FILE does not exist (the fake creates it), so that a restarted process
 //! behaves: one bad game in a match. `--fsf` writes and reads xiangqi ranks 1-10, as
-//! Fairy-Stockfish does in UCI mode.
+//! Fairy-Stockfish does in UCI mode. With `Ponder` (UCCI `ponder`) set, each `bestmove` names
+//! a legal reply to ponder on, `go ponder` holds its answer until `ponderhit` or `stop`.
 
 use chariot::chess::Chess;
 use chariot::game::{Game, MoveList};
@@ -47,6 +49,17 @@ fn pick<G: Game>(board: &G, salt: u64) -> Option<String> {
     let mixed = (board.key() ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let i = ((mixed >> 32) % moves.len() as u64) as usize;
     Some(board.move_text(moves[i]))
+}
+
+/// A move as [`pick`] chooses it, and a reply to it chosen the same way.
+fn pick_with_reply<G: Game>(board: &G, salt: u64) -> (Option<String>, Option<String>) {
+    let Some(m) = pick(board, salt) else { return (None, None) };
+    let mut after = board.clone();
+    let reply = after.parse_move(&m).ok().and_then(|mv| {
+        after.make(mv);
+        pick(&after, salt)
+    });
+    (Some(m), reply)
 }
 
 /// Reads `position startpos|fen F... [moves ...]`.
@@ -90,6 +103,9 @@ fn main() {
     let mut xiangqi = false;
     let mut board: Option<Board> = None;
     let mut gos = 0u32;
+    // Pondering: whether it is on, and the answer held back while a `go ponder` runs.
+    let mut ponder_on = false;
+    let mut pending: Option<String> = None;
     // Moves depend on the seed and on how many games the process has begun, so that
     // repeated games differ.
     let seed: u64 = value("--seed").and_then(|n| n.parse().ok()).unwrap_or(0);
@@ -107,6 +123,9 @@ fn main() {
                 if line.contains("UCI_Variant") && line.contains("xiangqi") {
                     xiangqi = true;
                 }
+                if words.get(1..).is_some_and(|w| w.iter().any(|w| w.eq_ignore_ascii_case("ponder"))) {
+                    ponder_on = line.ends_with("true");
+                }
                 continue;
             }
             Some("isready") => "readyok".to_string(),
@@ -118,23 +137,43 @@ fn main() {
                 board = position(&words, xiangqi, notation);
                 continue;
             }
+            Some("ponderhit" | "stop") => match pending.take() {
+                Some(answer) => answer,
+                None => continue,
+            },
             Some("go") => {
                 gos += 1;
-                let misbehave = armed && gos == at && mode != "good";
+                let pondering = words.get(1) == Some(&"ponder");
+                let misbehave = if mode == "deaf" {
+                    armed && pondering
+                } else {
+                    armed && gos == at && mode != "good"
+                };
                 if misbehave && let Some(f) = &once {
                     let _ = std::fs::write(f, b"done");
                 }
                 let good = || {
-                    let m = match &board {
-                        Some(Board::Chess(b)) => pick(b.as_ref(), salt),
-                        Some(Board::Xiangqi(b)) => pick(b.as_ref(), salt).map(|m| notation.to_engine(&m)),
-                        None => None,
+                    let (m, reply) = match &board {
+                        Some(Board::Chess(b)) => pick_with_reply(b.as_ref(), salt),
+                        Some(Board::Xiangqi(b)) => {
+                            let (m, r) = pick_with_reply(b.as_ref(), salt);
+                            (m.map(|m| notation.to_engine(&m)), r.map(|r| notation.to_engine(&r)))
+                        }
+                        None => (None, None),
                     };
-                    match m {
-                        Some(m) => format!("info depth 1 score cp 0 pv {m}\nbestmove {m}"),
-                        None => "bestmove (none)".to_string(),
+                    match (m, reply) {
+                        (Some(m), Some(r)) if ponder_on => {
+                            format!("info depth 1 score cp 0 pv {m} {r}\nbestmove {m} ponder {r}")
+                        }
+                        (Some(m), _) => format!("info depth 1 score cp 0 pv {m}\nbestmove {m}"),
+                        (None, _) => "bestmove (none)".to_string(),
                     }
                 };
+                if pondering {
+                    // `deaf`: the answer is never given.
+                    pending = (!misbehave).then(good);
+                    continue;
+                }
                 match (misbehave, mode.as_str()) {
                     (true, "crash") => std::process::exit(3),
                     (true, "hang") => loop {
