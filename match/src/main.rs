@@ -96,8 +96,8 @@ struct Args {
     #[arg(long, default_value_t = 100)]
     games: usize,
 
-    /// EPD/FEN file of openings, one position a line (default: ../shared/openings/<game>.epd
-    /// beside the repository, or the standard start position when there is none).
+    /// EPD/FEN file of openings, one position a line (default: $CHARIOT_OPENINGS, a file or a
+    /// directory holding <game>.epd, as the scripts take it; else the standard start position).
     #[arg(long)]
     openings: Option<PathBuf>,
 
@@ -198,10 +198,11 @@ struct Args {
     pool: Option<Vec<PathBuf>>,
 }
 
-/// The default openings file: ../shared/openings/<game>.epd from the current directory,
-/// as the repository's scripts lay it out.
+/// The default openings file: `CHARIOT_OPENINGS`, a file or a directory holding
+/// `<game>.epd`, as the repository's scripts take it.
 fn default_openings(variant: Variant) -> Option<PathBuf> {
-    let path = PathBuf::from("../shared/openings").join(format!("{}.epd", variant.name()));
+    let named = PathBuf::from(std::env::var_os("CHARIOT_OPENINGS")?);
+    let path = if named.is_dir() { named.join(format!("{}.epd", variant.name())) } else { named };
     path.exists().then_some(path)
 }
 
