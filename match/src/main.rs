@@ -239,6 +239,12 @@ fn config(args: &Args, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
         None => None,
     };
     let openings = match args.openings.clone().or_else(|| default_openings(variant)) {
+        Some(path) if variant == Variant::Xiangqi && runner::is_pgn(&path) => {
+            return Err(format!(
+                "{}: PGN openings are chess games; xiangqi takes EPD or FEN",
+                path.display()
+            ));
+        }
         Some(path) => load_openings(&path).map_err(|e| e.to_string())?,
         None => vec![match variant {
             Variant::Chess => chariot::chess::START_FEN.to_string(),

@@ -198,6 +198,94 @@ pub fn write(record: &GameRecord, header: &Header) -> String {
     out
 }
 
+/// The positions at the end of each game of a PGN file, for openings: every game's main line
+/// played from its start (the standard one, or its `FEN` tag), with comments, variations, NAGs,
+/// move numbers and results skipped. A move that is not legal there names its game and move.
+pub fn opening_positions(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut game = 0;
+    let mut lines = text.lines().peekable();
+    while lines.peek().is_some() {
+        // The tag section, then the movetext up to the next tag section.
+        let mut fen = None;
+        let mut movetext = String::new();
+        while let Some(line) =
+            lines.next_if(|l| l.trim_start().starts_with('[') || l.trim().is_empty())
+        {
+            let line = line.trim();
+            if let Some(value) = line.strip_prefix("[FEN \"").and_then(|v| v.strip_suffix("\"]")) {
+                fen = Some(value.to_string());
+            }
+        }
+        while let Some(line) = lines.next_if(|l| !l.trim_start().starts_with('[')) {
+            movetext.push_str(line);
+            movetext.push('\n');
+        }
+        if movetext.trim().is_empty() && fen.is_none() {
+            continue;
+        }
+        game += 1;
+        let mut board = match &fen {
+            Some(f) => Chess::from_fen(f).map_err(|e| format!("game {game}: FEN tag: {e}"))?,
+            None => Chess::startpos(),
+        };
+        for (n, token) in main_line(&movetext).into_iter().enumerate() {
+            let m = from_san(&board, &token)
+                .ok_or_else(|| format!("game {game}: move {} '{token}' is not legal", n + 1))?;
+            board.make(m);
+        }
+        out.push(board.fen());
+    }
+    Ok(out)
+}
+
+/// The SAN tokens of a movetext's main line.
+fn main_line(movetext: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let (mut depth, mut comment) = (0usize, false);
+    let mut word = String::new();
+    let flush = |word: &mut String, tokens: &mut Vec<String>| {
+        let w = std::mem::take(word);
+        // Move numbers ("12." "12..."), results and NAGs are not moves.
+        let w = w.rfind('.').map_or(w.as_str(), |i| &w[i + 1..]);
+        let result = ["1-0", "0-1", "1/2-1/2", "*"].contains(&w);
+        if !w.is_empty() && !result && !w.starts_with('$') {
+            tokens.push(w.to_string());
+        }
+    };
+    for line in movetext.lines() {
+        // A `;` comment runs to the end of its line.
+        let line = if comment { line } else { line.split(';').next().unwrap_or("") };
+        for c in line.chars() {
+            match c {
+                '{' if !comment => comment = true,
+                '}' if comment => comment = false,
+                _ if comment => {}
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ if depth > 0 => {}
+                c if c.is_whitespace() => flush(&mut word, &mut tokens),
+                c => word.push(c),
+            }
+        }
+        if !comment && depth == 0 {
+            flush(&mut word, &mut tokens);
+        }
+    }
+    flush(&mut word, &mut tokens);
+    tokens
+}
+
+/// The legal move of `board` whose SAN is `token` (check marks and annotations ignored; `0-0`
+/// read as `O-O`).
+fn from_san(board: &Chess, token: &str) -> Option<Move> {
+    let bare = |t: &str| t.trim_end_matches(['+', '#', '!', '?']).replace('0', "O");
+    let wanted = bare(token);
+    let mut list = MoveList::new();
+    board.legal_moves(&mut list);
+    list.iter().copied().find(|&m| bare(&san(board, m)) == wanted)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +302,23 @@ mod tests {
                 s
             })
             .collect()
+    }
+
+    /// python-chess gives the same positions for these games (comments, a variation, NAGs,
+    /// castling, a promotion with check, a FEN tag, `0-0`).
+    #[test]
+    fn pgn_openings_are_the_games_ends() {
+        let pgn = "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 {best by test} e5 2. Nf3 (2. f4 exf4) Nc6 $1\n3. Bb5 a6 4. 0-0 *\n\n[Event \"b\"]\n[FEN \"8/P6k/8/8/8/8/8/K7 w - - 0 1\"]\n\n1. a8=Q Kg6 2. Qg8+ 1-0\n";
+        let fens = opening_positions(pgn).expect("reads");
+        assert_eq!(
+            fens,
+            [
+                "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 1 4",
+                "6Q1/8/6k1/8/8/8/8/K7 b - - 2 2",
+            ]
+        );
+        let bad = opening_positions("1. e4 e4 *\n").unwrap_err();
+        assert!(bad.contains("game 1: move 2 'e4'"), "{bad}");
     }
 
     #[test]

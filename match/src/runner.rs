@@ -110,12 +110,22 @@ pub struct Summary {
     pub records: Vec<(usize, GameRecord)>,
 }
 
+/// True when `path` names a PGN file (`.pgn`): chess openings as games, not positions.
+pub fn is_pgn(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+}
+
 /// Reads positions from an EPD or FEN file: one a line, `#` comments and blank lines
 /// skipped; EPD operations (after the fourth field, or after `;`) dropped, with the clocks
-/// `0 1` supplied when the line has none.
+/// `0 1` supplied when the line has none. A PGN file (chess) gives the position at the end of
+/// each game's main line.
 pub fn load_openings(path: &Path) -> Result<Vec<String>, MatchError> {
     let err = |why: String| MatchError::Openings { path: path.to_path_buf(), why };
     let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+    if is_pgn(path) {
+        let fens = pgn::opening_positions(&text).map_err(err)?;
+        return if fens.is_empty() { Err(err("no games".into())) } else { Ok(fens) };
+    }
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or("").trim();
