@@ -198,6 +198,10 @@ fn uci_lists_every_option_with_its_type_default_and_range() {
         "option name Book Best Move type check default false",
         "option name Use NNUE type check default true",
         "option name EvalFile type string default <empty>",
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
         "option name UCI_Variant type combo default chess var chess var xiangqi",
     ];
     assert_eq!(options, expected);
@@ -1719,4 +1723,36 @@ fn xiangqi_moves_in_a_chess_session_get_a_hint() {
     assert_eq!(common::bestmove(&lines).as_deref(), Some("(none)"), "{lines:?}");
     let last = errors.last().expect("the second position is refused");
     assert!(last.contains("'a2a5'") && !last.contains("xiangqi"), "{errors:?}");
+}
+
+/// `SyzygyPath` loads the tables of `CHARIOT_SYZYGY` with one line saying what it found; a
+/// folder that is not there, or a truncated table, gives one error line, and `go` still
+/// answers. Skipped when `CHARIOT_SYZYGY` is unset.
+#[test]
+fn syzygy_path_loads_with_one_line_and_a_bad_one_gives_one_error() {
+    let Some(path) = std::env::var("CHARIOT_SYZYGY").ok().filter(|p| !p.is_empty()) else {
+        eprintln!("skipped: CHARIOT_SYZYGY is not set (the folder of the 3-4 piece tables)");
+        return;
+    };
+    let mut s = uci();
+    let lines = answer(&mut s, &format!("setoption name SyzygyPath value {path}"));
+    assert_eq!(
+        lines,
+        ["info string Found 70 tablebases (35 WDL and 35 DTZ files, up to 4 pieces)"],
+        "{lines:#?}"
+    );
+    let missing = format!("{path}/nowhere");
+    let lines = answer(&mut s, &format!("setoption name SyzygyPath value {missing}"));
+    one_error_naming(&lines, &missing);
+    let dir = std::env::temp_dir().join(format!("chariot-uci-syzygy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let bytes = std::fs::read(format!("{path}/KRvK.rtbw")).expect("KRvK.rtbw reads");
+    std::fs::write(dir.join("KRvK.rtbw"), &bytes[..100]).expect("written");
+    let truncated = dir.join("KRvK.rtbw").display().to_string();
+    let lines = answer(&mut s, &format!("setoption name SyzygyPath value {}", dir.display()));
+    one_error_naming(&lines, &truncated);
+    let _ = std::fs::remove_dir_all(&dir);
+    s.send("position fen 4k3/8/8/8/8/8/8/4K2R w - - 0 1");
+    let lines = search(&mut s, "go depth 1");
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove h")), "{lines:#?}");
 }

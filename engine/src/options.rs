@@ -55,6 +55,10 @@ fn grade(name: &str) -> usize {
 pub const BOOK_DEPTH_DEFAULT: i64 = 255;
 /// The largest book depth accepted.
 pub const BOOK_DEPTH_MAX: i64 = 1000;
+/// The largest `SyzygyProbeDepth` accepted (Stockfish's range, 1..100).
+pub const SYZYGY_DEPTH_MAX: i64 = 100;
+/// The most pieces a Syzygy table has: `SyzygyProbeLimit`'s default and largest value.
+pub const SYZYGY_LIMIT_MAX: i64 = crate::chess::tb::MAX_PIECES as i64;
 /// The idle levels and the share of thinking time each leaves free (percent).
 const IDLE_LEVELS: [(&str, u32); 4] = [("none", 0), ("small", 25), ("medium", 50), ("large", 75)];
 /// The repetition rule sets, by name.
@@ -168,6 +172,8 @@ pub enum Change {
     Network,
     /// Open the debug log.
     Log,
+    /// Load the Syzygy tablebases (chess) of the path, or none.
+    Tablebases,
 }
 
 /// A [`Effect::Set`] whose value is only read where it is used.
@@ -476,6 +482,34 @@ pub static TABLE: &[Spec] = &[
         doc: "a network file to use instead of the embedded one of its game (empty: embedded)",
     },
     Spec {
+        uci: Some("SyzygyPath"),
+        ucci: None,
+        kind: Kind::Text("<empty>"),
+        effect: then(Change::Tablebases, |s, v| s.syzygy.path = v.text().to_string()),
+        doc: "chess: folders of Syzygy tablebases, joined by `:` (`;` on Windows); loaded when set",
+    },
+    Spec {
+        uci: Some("SyzygyProbeDepth"),
+        ucci: None,
+        kind: Kind::Spin { default: 1, min: 1, max: SYZYGY_DEPTH_MAX, zero: None },
+        effect: stored(|s, v| s.syzygy.probe_depth = v.int() as u32),
+        doc: "chess: the least depth left at which the search probes the tables (search probes: to come)",
+    },
+    Spec {
+        uci: Some("Syzygy50MoveRule"),
+        ucci: None,
+        kind: Kind::Check(true),
+        effect: stored(|s, v| s.syzygy.rule50 = v.bool()),
+        doc: "chess: wins and losses that the fifty-move rule turns into draws count as draws",
+    },
+    Spec {
+        uci: Some("SyzygyProbeLimit"),
+        ucci: None,
+        kind: Kind::Spin { default: SYZYGY_LIMIT_MAX, min: 0, max: SYZYGY_LIMIT_MAX, zero: None },
+        effect: stored(|s, v| s.syzygy.probe_limit = v.int() as u32),
+        doc: "chess: the most pieces (kings included) of a position probed; 0: none",
+    },
+    Spec {
         uci: Some("UCI_Variant"),
         ucci: None,
         kind: Kind::Game,
@@ -527,6 +561,33 @@ pub struct Settings {
     pub strength: Strength,
     /// The evaluation: network on or off, and which file.
     pub nnue: NnueSettings,
+    /// The Syzygy tablebases (chess).
+    pub syzygy: SyzygySettings,
+}
+
+/// How the Syzygy tablebases are used, as the options set them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyzygySettings {
+    /// The folders of the tables (`SyzygyPath`); empty for none.
+    pub path: String,
+    /// The least depth left at which the search probes (`SyzygyProbeDepth`).
+    pub probe_depth: u32,
+    /// Count the fifty-move rule: cursed wins and blessed losses are draws
+    /// (`Syzygy50MoveRule`).
+    pub rule50: bool,
+    /// The most pieces of a position probed (`SyzygyProbeLimit`); 0 for none.
+    pub probe_limit: u32,
+}
+
+impl Default for SyzygySettings {
+    fn default() -> Self {
+        SyzygySettings {
+            path: String::new(),
+            probe_depth: 1,
+            rule50: true,
+            probe_limit: SYZYGY_LIMIT_MAX as u32,
+        }
+    }
 }
 
 /// Which evaluation to use, as the options set it.
@@ -644,6 +705,7 @@ impl Default for Settings {
             book: BookSettings::default(),
             strength: Strength::default(),
             nnue: NnueSettings::default(),
+            syzygy: SyzygySettings::default(),
         }
     }
 }

@@ -17,10 +17,15 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The one exception to the rule below: the Syzygy prober (`pyrrhic-rs`) allows one instance
+/// per process, so its module holds that instance in one static (`TABLES`, its lock), and
+/// says so in its notes. Nothing else in that file may be a mutable static either.
+const EXCEPTION: (&str, &str) = ("chess/tb.rs", "static TABLES: RwLock<Option<Loaded>>");
+
 /// The library keeps no state in statics: a session owns every run-time state, so that two
 /// sessions (the controller's and a bench's, or two tests') never see each other's settings.
 /// Constant tables, lazily computed or not, are fine; a `static mut`, a `thread_local!` or a
-/// static holding a lock, an atomic or a cell is not.
+/// static holding a lock, an atomic or a cell is not ([`EXCEPTION`] aside).
 #[test]
 fn the_library_has_no_mutable_static() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -28,8 +33,10 @@ fn the_library_has_no_mutable_static() {
     assert!(files.len() > 20, "the sources are found: {}", files.len());
     let interior = ["Mutex", "RwLock", "Atomic", "Cell<", "RefCell", "UnsafeCell", "Condvar"];
     let mut found = Vec::new();
+    let mut excepted = 0;
     for path in files {
         let text = std::fs::read_to_string(&path).expect("a source file reads");
+        let is_exception_file = path.strip_prefix(&src).is_ok_and(|p| p == Path::new(EXCEPTION.0));
         for (i, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or("").trim();
             let is_static = code.starts_with("static ")
@@ -39,12 +46,15 @@ fn the_library_has_no_mutable_static() {
             let bad = code.contains("static mut ")
                 || code.contains("thread_local!")
                 || (is_static && interior.iter().any(|t| code.contains(t)));
-            if bad {
+            if bad && is_exception_file && code.starts_with(EXCEPTION.1) {
+                excepted += 1;
+            } else if bad {
                 found.push(format!("{}:{}: {code}", path.display(), i + 1));
             }
         }
     }
     assert!(found.is_empty(), "mutable statics:\n{}", found.join("\n"));
+    assert_eq!(excepted, 1, "the one excepted static ({}) is found once", EXCEPTION.1);
 }
 
 /// The top-level modules of the library that each module's code (tests aside) names.

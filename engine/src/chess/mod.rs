@@ -7,7 +7,8 @@
 //! - [`moves`]: the bits of a chess [`Move`];
 //! - [`fen`]: FEN reading and writing;
 //! - [`eval`]: the static evaluation;
-//! - `see`: static exchange evaluation, and the move facts and keys search tables index by.
+//! - `see`: static exchange evaluation, and the move facts and keys search tables index by;
+//! - [`tb`]: Syzygy tablebases (loading, and probing a [`Board`]).
 
 pub mod bitboard;
 pub mod board;
@@ -18,6 +19,7 @@ pub mod movegen;
 pub mod moves;
 mod see;
 pub mod tables;
+pub mod tb;
 #[cfg(test)]
 mod tests;
 

@@ -597,6 +597,15 @@ impl Engine {
                     self.apply_nnue(old);
                 }
             }
+            Change::Tablebases => match crate::chess::tb::load(&new.syzygy.path) {
+                Ok(Some(found)) => self.note(Notice::Tablebases(found)),
+                Ok(None) => {}
+                Err(e) => {
+                    // The old tables are gone too: the settings say so.
+                    self.settings.syzygy.path.clear();
+                    self.error(Notice::Syzygy(e));
+                }
+            },
             Change::Log => {
                 if new.log_file != old.log_file
                     && let Err(e) = self.sink.set_log(&new.log_file)

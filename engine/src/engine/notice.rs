@@ -4,6 +4,7 @@
 //! `info`, or the terminal's plain line).
 
 use super::board::SetupError;
+use crate::chess::tb::{Found, LoadError as TbLoadError};
 use crate::game::Variant;
 use crate::nnue::LoadError;
 use crate::text::excerpt;
@@ -124,6 +125,18 @@ pub enum Notice {
         /// The hard limit, milliseconds.
         hard: Option<u64>,
     },
+    /// `SyzygyPath` loaded tables.
+    #[error(
+        "Found {} tablebases ({} WDL and {} DTZ files, up to {} pieces)",
+        .0.files(),
+        .0.wdl,
+        .0.dtz,
+        .0.largest
+    )]
+    Tablebases(Found),
+    /// `SyzygyPath` could not be loaded.
+    #[error("SyzygyPath: {0}; no tablebases in use")]
+    Syzygy(TbLoadError),
     /// A `searchmoves` or `banmoves` move that is not legal in the position.
     #[error("'{}' is not a legal move here", excerpt(.0))]
     NotLegal(String),
