@@ -10,8 +10,9 @@
 # fastchess's), not the logistic Elo of older runs. One thread and 16 MB hash each, concurrency 2
 # with each game's engines pinned to a core (the whole of this two-core machine: run nothing
 # else). Played by chariot-match (scripts/game-env.sh: CHARIOT_MATCH, and CHARIOT_OPENINGS, which
-# must be set). The output, the records (.pgn), the state (.state) and the engines' logs (.logs/)
-# go to $CHARIOT_MATCHES (default target/matches), named by game and time, or by CHARIOT_RUN:
+# must be set). The output, the records (.pgn), the state (.state) and, with CHARIOT_LOGS=1, the
+# engines' logs (.logs/) go to $CHARIOT_MATCHES (default target/matches), named by game and time,
+# or by CHARIOT_RUN:
 # a run started again with the same CHARIOT_RUN resumes from its state file. CHARIOT_NEW_OPTS and
 # CHARIOT_OLD_OPTS add engine options (chariot-match's `option.NAME=VALUE` tokens, separated by
 # `;` since names may hold spaces), e.g. to play one binary with its network against itself with
@@ -47,11 +48,16 @@ if [ -n "${CHARIOT_CORE:-}" ]; then
   pin=(taskset -c "$CHARIOT_CORE")
   [ -z "${CHARIOT_RUN:-}" ] && stamp="$stamp-core$CHARIOT_CORE"
 fi
-mkdir -p "$stamp.logs"
+# Engine logs only when asked (CHARIOT_LOGS=1): at 5+0.05 they grow by about 200 kB a game.
+logs=()
+if [ -n "${CHARIOT_LOGS:-}" ]; then
+  mkdir -p "$stamp.logs"
+  logs=(--log-dir "$stamp.logs")
+fi
 echo "sprt: $new vs $old, $game, [$elo0, $elo1] normalized Elo, $tc; output in $stamp.out" >&2
 "${pin[@]}" "$match" --game "$game" --tc "$tc" --games "$games" "${concurrency[@]}" \
   --sprt "$elo0" "$elo1" "${openings[@]}" ${CHARIOT_SEED:+--seed "$CHARIOT_SEED"} \
-  --pgn "$stamp.pgn" --state "$stamp.state" --log-dir "$stamp.logs" --verbose \
+  --pgn "$stamp.pgn" --state "$stamp.state" "${logs[@]}" --verbose \
   "${adjudicate[@]}" \
   -e name=new cmd="$new" proto=$proto "${variant[@]}" "${new_opts[@]}" \
   -e name=old cmd="$old" proto=$proto "${variant[@]}" "${old_opts[@]}" \
