@@ -199,39 +199,20 @@ pub fn write(record: &GameRecord, header: &Header) -> String {
 }
 
 /// The positions at the end of each game of a PGN file, for openings: every game's main line
-/// played from its start (the standard one, or its `FEN` tag), with comments, variations, NAGs,
-/// move numbers and results skipped. A move that is not legal there names its game and move.
+/// played from its start (the standard one, or its `FEN` tag), with comments (`{...}` and `;` to
+/// the end of the line), variations, NAGs and move numbers skipped. A game ends at its result
+/// or at the next tag section. A move that is not legal there names its game and move.
 pub fn opening_positions(text: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
-    let mut game = 0;
-    let mut lines = text.lines().peekable();
-    while lines.peek().is_some() {
-        // The tag section, then the movetext up to the next tag section.
-        let mut fen = None;
-        let mut movetext = String::new();
-        while let Some(line) =
-            lines.next_if(|l| l.trim_start().starts_with('[') || l.trim().is_empty())
-        {
-            let line = line.trim();
-            if let Some(value) = line.strip_prefix("[FEN \"").and_then(|v| v.strip_suffix("\"]")) {
-                fen = Some(value.to_string());
-            }
-        }
-        while let Some(line) = lines.next_if(|l| !l.trim_start().starts_with('[')) {
-            movetext.push_str(line);
-            movetext.push('\n');
-        }
-        if movetext.trim().is_empty() && fen.is_none() {
-            continue;
-        }
-        game += 1;
-        let mut board = match &fen {
-            Some(f) => Chess::from_fen(f).map_err(|e| format!("game {game}: FEN tag: {e}"))?,
+    for (i, game) in games(text.trim_start_matches('\u{feff}')).into_iter().enumerate() {
+        let number = i + 1;
+        let mut board = match &game.fen {
+            Some(f) => Chess::from_fen(f).map_err(|e| format!("game {number}: FEN tag: {e}"))?,
             None => Chess::startpos(),
         };
-        for (n, token) in main_line(&movetext).into_iter().enumerate() {
-            let m = from_san(&board, &token)
-                .ok_or_else(|| format!("game {game}: move {} '{token}' is not legal", n + 1))?;
+        for (n, token) in game.moves.iter().enumerate() {
+            let m = from_san(&board, token)
+                .ok_or_else(|| format!("game {number}: move {} '{token}' is not legal", n + 1))?;
             board.make(m);
         }
         out.push(board.fen());
@@ -239,48 +220,88 @@ pub fn opening_positions(text: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// The SAN tokens of a movetext's main line.
-fn main_line(movetext: &str) -> Vec<String> {
-    let mut tokens = Vec::new();
-    let (mut depth, mut comment) = (0usize, false);
+/// One game of a PGN file: its `FEN` tag, if any, and the SAN moves of its main line.
+#[derive(Default)]
+struct PgnGame {
+    fen: Option<String>,
+    moves: Vec<String>,
+    /// A tag or a move was read: the game exists.
+    begun: bool,
+}
+
+/// The games of a PGN text, read in one pass: a line that starts with `[` outside a comment
+/// and a variation is a tag; in the movetext, comments and variations are skipped, and a
+/// result ends the game.
+fn games(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut game = PgnGame::default();
+    let (mut depth, mut comment, mut in_movetext) = (0usize, false, false);
     let mut word = String::new();
-    let flush = |word: &mut String, tokens: &mut Vec<String>| {
+    // Ends the word read so far: a move, a move number, a NAG or a result.
+    let flush = |word: &mut String, game: &mut PgnGame, games: &mut Vec<PgnGame>| {
         let w = std::mem::take(word);
-        // Move numbers ("12." "12..."), results and NAGs are not moves.
         let w = w.rfind('.').map_or(w.as_str(), |i| &w[i + 1..]);
-        let result = ["1-0", "0-1", "1/2-1/2", "*"].contains(&w);
-        if !w.is_empty() && !result && !w.starts_with('$') {
-            tokens.push(w.to_string());
+        if w.is_empty() || w.starts_with('$') {
+            return;
+        }
+        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&w) {
+            games.push(std::mem::take(game));
+        } else {
+            game.moves.push(w.to_string());
+            game.begun = true;
         }
     };
-    for line in movetext.lines() {
-        // A `;` comment runs to the end of its line.
-        let line = if comment { line } else { line.split(';').next().unwrap_or("") };
+    for line in text.lines() {
+        if !comment && depth == 0 && line.trim_start().starts_with('[') {
+            // A tag after movetext without a result begins the next game.
+            if in_movetext && game.begun {
+                games.push(std::mem::take(&mut game));
+            }
+            in_movetext = false;
+            let tag = line.trim();
+            if let Some(fen) = tag.strip_prefix("[FEN \"").and_then(|v| v.strip_suffix("\"]")) {
+                game.fen = Some(fen.to_string());
+            }
+            game.begun = true;
+            continue;
+        }
+        in_movetext |= !line.trim().is_empty();
         for c in line.chars() {
             match c {
-                '{' if !comment => comment = true,
-                '}' if comment => comment = false,
-                _ if comment => {}
-                '(' => depth += 1,
-                ')' => depth = depth.saturating_sub(1),
+                _ if comment => comment = c != '}',
+                '{' | ';' | '(' | ')' => {
+                    flush(&mut word, &mut game, &mut games);
+                    match c {
+                        '{' => comment = true,
+                        '(' => depth += 1,
+                        ')' => depth = depth.saturating_sub(1),
+                        _ => break, // `;`: a comment to the end of the line
+                    }
+                }
                 _ if depth > 0 => {}
-                c if c.is_whitespace() => flush(&mut word, &mut tokens),
+                c if c.is_whitespace() => flush(&mut word, &mut game, &mut games),
                 c => word.push(c),
             }
         }
-        if !comment && depth == 0 {
-            flush(&mut word, &mut tokens);
-        }
+        flush(&mut word, &mut game, &mut games);
     }
-    flush(&mut word, &mut tokens);
-    tokens
+    flush(&mut word, &mut game, &mut games);
+    if game.begun {
+        games.push(game);
+    }
+    games
 }
 
 /// The legal move of `board` whose SAN is `token` (check marks and annotations ignored; `0-0`
 /// read as `O-O`).
 fn from_san(board: &Chess, token: &str) -> Option<Move> {
     let bare = |t: &str| t.trim_end_matches(['+', '#', '!', '?']).replace('0', "O");
-    let wanted = bare(token);
+    let mut wanted = bare(token);
+    // A promotion written without `=` (`e8Q`), as python-chess also reads it.
+    let b = wanted.as_bytes();
+    if b.len() >= 3 && b"QRBN".contains(&b[b.len() - 1]) && b"18".contains(&b[b.len() - 2]) {
+        wanted.insert(wanted.len() - 1, '=');
+    }
     let mut list = MoveList::new();
     board.legal_moves(&mut list);
     list.iter().copied().find(|&m| bare(&san(board, m)) == wanted)
@@ -315,6 +336,18 @@ mod tests {
             [
                 "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 1 4",
                 "6Q1/8/6k1/8/8/8/8/K7 b - - 2 2",
+            ]
+        );
+        // Games without tags, ended by their results; a `;` inside a comment; a tag-like
+        // line inside a comment; glued comments and variations; a promotion without `=`; a BOM.
+        let pgn = "\u{feff}1. e4 {a; b} e5 *\n1. d4 {\n[%clk 0:01:00]\n} d5(1... Nf6)2.c4{x}e6 1/2-1/2\n\n[FEN \"8/P6k/8/8/8/8/8/K7 w - - 0 1\"]\n1. a8Q ; a queen\n*\n";
+        let fens = opening_positions(pgn).expect("reads");
+        assert_eq!(
+            fens,
+            [
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+                "rnbqkbnr/ppp2ppp/4p3/3p4/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3",
+                "Q7/7k/8/8/8/8/8/K7 b - - 0 1",
             ]
         );
         let bad = opening_positions("1. e4 e4 *\n").unwrap_err();

@@ -45,7 +45,8 @@ pub const MAX_PIECES: u32 = 7;
 const WDL_MAGIC: [u8; 4] = [0x71, 0xe8, 0x23, 0x5d];
 const DTZ_MAGIC: [u8; 4] = [0xd7, 0x66, 0x0c, 0xa5];
 
-/// What separates the folders of `SyzygyPath`, as Stockfish reads it.
+/// What separates the folders of `SyzygyPath`, as Stockfish reads it. (The prober splits the
+/// folders again on `:`, so a Windows folder with a drive letter does not load.)
 const SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
 
 /// Loaded tables: the prober's one instance and what the check of the files found.
@@ -101,6 +102,12 @@ pub enum LoadError {
         file: String,
         /// Its size.
         bytes: u64,
+    },
+    /// A table's name on something that is not a regular file (a pipe, a folder).
+    #[error("'{}' is not a regular file", excerpt(.file))]
+    NotAFile {
+        /// The path.
+        file: String,
     },
     /// A table file does not start with the Syzygy magic number of its kind.
     #[error("'{}' is not a Syzygy table (wrong magic number)", excerpt(.file))]
@@ -177,21 +184,37 @@ fn check(folders: &[&str], path: &str) -> Result<Found, LoadError> {
     Ok(Found { wdl: wdl.len(), dtz: dtz.len(), largest })
 }
 
-/// The number of pieces of a table named like `KRPvKB`, or `None` for another name.
+/// The number of pieces of a table named like `KRPvKB`, or `None` for another name. Only the
+/// names the prober opens count: at least three pieces, each side's pieces from the strongest
+/// down, and the stronger side first (more pieces, or as many and the larger ones), as Syzygy
+/// names its files. A folder of other names alone would pass this check and then fail the
+/// prober, whose failed start cannot be undone within the process.
 fn table_pieces(stem: &str) -> Option<u32> {
     let (strong, weak) = stem.split_once('v')?;
-    fn side(s: &str) -> Option<usize> {
+    /// A side's pieces after its king, as ranks from the queen (5) down to the pawn (1).
+    fn side(s: &str) -> Option<Vec<u8>> {
         let rest = s.strip_prefix('K')?;
-        rest.bytes().all(|c| b"QRBNP".contains(&c)).then_some(rest.len())
+        let ranks: Option<Vec<u8>> = rest
+            .bytes()
+            .map(|c| b"PNBRQ".iter().position(|&p| p == c).map(|i| i as u8 + 1))
+            .collect();
+        ranks.filter(|r| r.windows(2).all(|w| w[0] >= w[1]))
     }
-    let pieces = 2 + side(strong)? + side(weak)?;
-    (pieces as u32 <= MAX_PIECES).then_some(pieces as u32)
+    let (strong, weak) = (side(strong)?, side(weak)?);
+    let ordered = strong.len() > weak.len() || (strong.len() == weak.len() && strong >= weak);
+    let pieces = 2 + strong.len() + weak.len();
+    (ordered && !strong.is_empty() && pieces as u32 <= MAX_PIECES).then_some(pieces as u32)
 }
 
 /// Checks that `file` has a complete table's size and starts with `magic`.
 fn check_file(file: &Path, magic: [u8; 4]) -> Result<(), LoadError> {
     let name = || file.display().to_string();
     let unreadable = |error| LoadError::Unreadable { file: name(), error };
+    // Only a regular file is opened: a pipe named like a table would block the session.
+    let meta = std::fs::metadata(file).map_err(unreadable)?;
+    if !meta.is_file() {
+        return Err(LoadError::NotAFile { file: name() });
+    }
     let mut handle = std::fs::File::open(file).map_err(unreadable)?;
     let bytes = handle.metadata().map_err(unreadable)?.len();
     if bytes % 64 != 16 {
@@ -424,9 +447,20 @@ impl EngineAdapter for Adapter {
 mod tests {
     use super::*;
 
+    /// Only Syzygy's own file names count, as the prober opens no others.
+    #[test]
+    fn only_the_probers_names_count() {
+        for (name, pieces) in [("KQvK", 3), ("KRvKN", 4), ("KBNvK", 4), ("KPvKP", 4), ("KQRvKQ", 5)]
+        {
+            assert_eq!(table_pieces(name), Some(pieces), "{name}");
+        }
+        for name in ["KvK", "KvKQ", "KNvKR", "KNBvK", "KPvKQR", "KXvK", "kqvk", "KQK", "KQvKRvK"] {
+            assert_eq!(table_pieces(name), None, "{name}");
+        }
+    }
+
     #[test]
     fn table_names_are_read() {
-        assert_eq!(table_pieces("KvK"), Some(2));
         assert_eq!(table_pieces("KRPvKB"), Some(5));
         assert_eq!(table_pieces("KQRBNPvK"), Some(7));
         assert_eq!(table_pieces("KQRBNPPvK"), None);
