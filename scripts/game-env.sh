@@ -9,7 +9,8 @@
 #              or Fairy-Stockfish 11.1 ($FAIRY, default /usr/games/fairy-stockfish)
 #   notation   how the peer writes moves (Fairy-Stockfish counts xiangqi ranks from 1)
 #   resign     adjudication threshold in reported cp, both engines agreeing over 4 moves: 6
-#              pawns in chess, 300 in xiangqi (about 1.25 chariots)
+#              pawns in chess, 300 in xiangqi (about 1.25 chariots); chess games also end by
+#              the Syzygy tables of $CHARIOT_SYZYGY when it is set
 # It also sets here (the repository) and out (where outputs go: $CHARIOT_MATCHES, default
 # target/matches in the repository, made if need be).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -54,6 +55,10 @@ openings=(--openings "$openings_file")
 # The adjudication every match script uses: a loss at $resign, a draw at |score| <= 8 cp for 10
 # moves after move 40. This halves the time a match takes and changes few results.
 adjudicate=(--resign "$resign" --resign-moves 4 --draw 8 --draw-moves 10 --draw-after 80)
+# Chess games that reach the Syzygy tables of $CHARIOT_SYZYGY (if set) end with their value.
+if [ "$game" = chess ] && [ -n "${CHARIOT_SYZYGY:-}" ]; then
+  adjudicate+=(--syzygy "$CHARIOT_SYZYGY")
+fi
 # The peer is needed only by the modes that play it.
 need_peer() {
   if [ ! -x "$peer" ]; then

@@ -19,6 +19,9 @@ pub const MATE_BOUND: Score = MATE - 1_000;
 pub const INFINITE: Score = 31_000;
 /// The score of a drawn position.
 pub const DRAW: Score = 0;
+/// The score of a tablebase win reached now; one `n` plies away scores `TB_WIN - n`. Below
+/// every mate, above every evaluation: UCI shows it as `cp 20000 - n`, as Stockfish does.
+pub const TB_WIN: Score = 20_000;
 
 /// The longest line the search may reach, in plies; also bounds per-ply stacks.
 pub const MAX_PLY: usize = 128;
@@ -424,6 +427,59 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn flip_square(square: usize) -> usize;
     /// The pieces the legal move `m` takes off the board and puts on it.
     fn changes(&self, m: Move) -> Changes;
+
+    /// The number of pieces (kings included) when the game has endgame tablebases and they
+    /// could hold the position now: in chess, just after a capture or pawn move (a table's
+    /// win is a win under the fifty-move rule then) and without castling rights. `None`
+    /// otherwise, and always in a game without tables.
+    fn tablebase_men(&self) -> Option<u32> {
+        None
+    }
+    /// The loaded tablebases' value of the position for the side to move, when they hold it
+    /// and it has at most `men` pieces.
+    fn probe_wdl(&self, _men: u32) -> Option<Wdl> {
+        None
+    }
+    /// Every legal move's tablebase value for the side to move, under the fifty-move rule
+    /// from the position's clock, when the tables hold the position (distance-to-zero tables
+    /// needed) and it has at most `men` pieces.
+    fn probe_root(&self, _men: u32) -> Option<Vec<(Move, Wdl)>> {
+        None
+    }
+}
+
+/// A position's value in endgame tablebases, for the side to move. A cursed win is a win that
+/// the fifty-move rule makes a draw; a blessed loss, a loss it saves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Wdl {
+    /// Lost, within the fifty-move rule.
+    Loss,
+    /// Lost, but saved by the fifty-move rule.
+    BlessedLoss,
+    /// Drawn.
+    Draw,
+    /// Won, but not within the fifty-move rule.
+    CursedWin,
+    /// Won, within the fifty-move rule.
+    Win,
+}
+
+impl Wdl {
+    /// -2 (loss) to 2 (win), as Stockfish and python-chess number them.
+    pub fn signed(self) -> i32 {
+        self as i32 - 2
+    }
+
+    /// The value for the other side.
+    pub fn flip(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::BlessedLoss => Wdl::CursedWin,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::CursedWin => Wdl::BlessedLoss,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
 }
 
 /// The pieces a move takes off the board and puts on it, as `(piece, square)` pairs with pieces

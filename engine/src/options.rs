@@ -12,6 +12,7 @@
 use crate::game::{Style, Variant};
 use crate::report::View;
 use crate::search::skill::{ELO_LADDER_CHESS, ELO_LADDER_XIANGQI, Skill};
+use crate::search::tb::Tablebases;
 use crate::text::excerpt;
 use crate::xiangqi::rules::RuleSet;
 
@@ -493,7 +494,7 @@ pub static TABLE: &[Spec] = &[
         ucci: None,
         kind: Kind::Spin { default: 1, min: 1, max: SYZYGY_DEPTH_MAX, zero: None },
         effect: stored(|s, v| s.syzygy.probe_depth = v.int() as u32),
-        doc: "chess: the least depth left at which the search probes the tables (search probes: to come)",
+        doc: "chess: the least depth left at which the search probes positions with the most pieces the tables hold",
     },
     Spec {
         uci: Some("Syzygy50MoveRule"),
@@ -577,6 +578,18 @@ pub struct SyzygySettings {
     pub rule50: bool,
     /// The most pieces of a position probed (`SyzygyProbeLimit`); 0 for none.
     pub probe_limit: u32,
+}
+
+impl SyzygySettings {
+    /// How the search uses the tables: only when this session named a path and tables of it
+    /// are loaded (the loaded tables are the process's, see [`crate::chess::tb`]).
+    pub fn in_use(&self) -> Option<Tablebases> {
+        if self.path.is_empty() || self.probe_limit == 0 {
+            return None;
+        }
+        let found = crate::chess::tb::found()?;
+        Some(Tablebases::new(self.probe_limit, found.largest, self.probe_depth, self.rule50))
+    }
 }
 
 impl Default for SyzygySettings {

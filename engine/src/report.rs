@@ -96,6 +96,8 @@ pub enum Report {
         time_ms: u64,
         /// Permille of the hash table in use.
         hashfull: u32,
+        /// Tablebase probes that answered so far.
+        tbhits: u64,
         /// The principal variation, in game notation.
         pv: Vec<String>,
     },

@@ -18,6 +18,7 @@ use crate::search::params::Params;
 use crate::search::pool::{Pool, Search};
 use crate::search::signals::Signals;
 use crate::search::skill::Skill;
+use crate::search::tb::{Tablebases, rank_root};
 use crate::search::time::Budget;
 use crate::search::tt::{self, Table};
 use crate::search::{ThreadData, Worker, to_eval};
@@ -43,6 +44,8 @@ pub struct Job<G> {
     pub idle: u32,
     /// Past this many nodes, start no new iteration (datagen's budget).
     pub soft_nodes: Option<u64>,
+    /// The endgame tablebases to use, if any.
+    pub tablebases: Option<Tablebases>,
     /// A move from the opening book, in the engine's notation: the answer without a search.
     pub book: Option<String>,
     /// Where the search's reports go.
@@ -63,6 +66,7 @@ impl<G: Game> Job<G> {
             contempt: 0,
             idle: 0,
             soft_nodes: None,
+            tablebases: None,
             book: None,
             sink: Arc::new(Discard),
         }
@@ -254,9 +258,21 @@ impl Session {
         signals.contempt = job.contempt;
         signals.idle = job.idle;
         signals.params = Some(*self.params(G::VARIANT));
+        signals.tablebases = job.tablebases;
+        // A root the tables hold searches only the moves that keep its value, and the search
+        // below it probes no more: the distances at the root decided already.
+        let mut tb_score = None;
+        let mut root = job.root;
+        if let Some(tb) = &job.tablebases
+            && let Some((kept, score)) = rank_root(&job.board, &root, tb)
+        {
+            root = kept;
+            tb_score = Some(score);
+            signals.tablebases = None;
+        }
         let signals = Arc::new(signals);
         let (sink, sig) = (job.sink.clone(), signals.clone());
-        let Job { board, root, limits, book, view, skill, .. } = job;
+        let Job { board, limits, book, view, skill, .. } = job;
         if let Some(depth) = limits.perft {
             self.pool.run_on(
                 0,
@@ -321,6 +337,7 @@ impl Session {
                 sink,
                 skill,
                 net: G::net_of(&self.nets),
+                tb_score,
             };
             self.pool.start(search, move |answer| {
                 sig.wait_until_answerable();

@@ -151,6 +151,16 @@ struct Args {
     #[arg(long, default_value_t = 80)]
     draw_after: usize,
 
+    /// Chess: adjudicate positions of at most --syzygy-pieces pieces by the Syzygy
+    /// tablebases in these folders (joined by ':'), right after each capture or pawn move.
+    #[arg(long, value_name = "PATH")]
+    syzygy: Option<String>,
+
+    /// The most pieces a position may have to be adjudicated by the tablebases (default: all
+    /// that the tables hold).
+    #[arg(long, value_name = "N")]
+    syzygy_pieces: Option<u32>,
+
     /// Xiangqi's natural move limit: plies without a capture before a draw (0: none).
     #[arg(long, default_value_t = chariot::xiangqi::rules::DEFAULT_MOVE_LIMIT)]
     move_limit: u32,
@@ -254,6 +264,24 @@ fn config(args: &Args, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
     if args.concurrency == 0 {
         return Err("--concurrency must be at least 1".into());
     }
+    let tablebases = match &args.syzygy {
+        None => None,
+        Some(_) if variant != Variant::Chess => {
+            return Err("--syzygy: tablebases are for chess only".into());
+        }
+        Some(path) => match chariot::chess::tb::load(path) {
+            Ok(Some(found)) => {
+                eprintln!(
+                    "chariot-match: {} Syzygy tables (up to {} pieces) from {path}",
+                    found.files(),
+                    found.largest
+                );
+                Some(args.syzygy_pieces.unwrap_or(found.largest))
+            }
+            Ok(None) => return Err(format!("--syzygy {path}: no tablebase files there")),
+            Err(e) => return Err(format!("--syzygy: {e}")),
+        },
+    };
     // Pinning goes through taskset: without it every game would be lost at its start.
     if args.affinity
         && !std::process::Command::new("taskset")
@@ -284,6 +312,7 @@ fn config(args: &Args, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
                 resign: args.resign.map(|cp| (cp, args.resign_moves)),
                 draw: args.draw.map(|cp| (cp, args.draw_moves, args.draw_after)),
                 max_plies: (args.maxplies > 0).then_some(args.maxplies),
+                tablebases,
             },
             chess960: args.chess960,
             move_limit: args.move_limit,

@@ -152,7 +152,14 @@ pub fn write(record: &GameRecord, header: &Header) -> String {
     }
     out.push_str(&tag("TimeControl", &header.time_control));
     out.push_str(&tag("PlyCount", &record.moves.len().to_string()));
-    out.push_str(&tag("Termination", if record.fault { "rules infraction" } else { "normal" }));
+    let termination = if record.fault {
+        "rules infraction"
+    } else if record.reason.starts_with("adjudicated") {
+        "adjudication"
+    } else {
+        "normal"
+    };
+    out.push_str(&tag("Termination", termination));
     out.push('\n');
 
     // Move numbers from the FEN: the full move number and who moves first.

@@ -45,6 +45,9 @@ pub struct Adjudication {
     pub draw: Option<(i32, usize, usize)>,
     /// A game this many plies long is a draw.
     pub max_plies: Option<usize>,
+    /// Chess: a position the loaded Syzygy tablebases hold, with at most this many pieces,
+    /// ends with the tables' result (see [`Rules::tablebase_end`](crate::referee::Rules::tablebase_end)).
+    pub tablebases: Option<u32>,
 }
 
 /// Everything a game needs to know besides its engines and opening.
@@ -285,6 +288,11 @@ pub fn play_game<G: Rules>(
 
     let end = loop {
         if let Some(end) = referee.verdict() {
+            break end;
+        }
+        if let Some(end) =
+            cfg.adjudication.tablebases.and_then(|n| referee.board().tablebase_end(n))
+        {
             break end;
         }
         let side = referee.side_to_move();

@@ -9,6 +9,7 @@
 //! the name of the rule, which the judge's score does not carry.
 
 use chariot::chess::Chess;
+use chariot::chess::tb::Wdl;
 use chariot::game::{Game, MoveList, Side, Variant};
 use chariot::xiangqi::Xiangqi;
 
@@ -70,6 +71,11 @@ pub trait Rules: Game {
     fn draw_rule(&self, threefold: bool) -> &'static str;
     /// The name of the game end when the side to move has no legal move.
     fn no_move_rule(&self) -> &'static str;
+    /// The endgame tablebases' result of the position, when tables of at most `pieces`
+    /// pieces are loaded that hold it (chess; none in xiangqi).
+    fn tablebase_end(&self, _pieces: u32) -> Option<End> {
+        None
+    }
 }
 
 impl Rules for Chess {
@@ -90,6 +96,27 @@ impl Rules for Chess {
 
     fn no_move_rule(&self) -> &'static str {
         if self.in_check() { "checkmate" } else { "stalemate" }
+    }
+
+    fn tablebase_end(&self, pieces: u32) -> Option<End> {
+        // Only right after a capture or pawn move: there a table's win is a win under the
+        // fifty-move rule the referee keeps, and a cursed win a draw. Later in the same
+        // ending the clock would have to be added to the distance, which WDL tables lack;
+        // every ending with fewer pieces starts with a capture, so none is missed.
+        let board = self.board();
+        if board.halfmove != 0 {
+            return None;
+        }
+        let us = self.side_to_move();
+        let (result, value) = match board.probe_wdl(pieces)? {
+            Wdl::Win => (GameResult::win_for(us), "win"),
+            Wdl::Loss => (GameResult::loss_for(us), "loss"),
+            Wdl::CursedWin => (GameResult::Draw, "win cursed by the fifty-move rule"),
+            Wdl::BlessedLoss => (GameResult::Draw, "loss saved by the fifty-move rule"),
+            Wdl::Draw => (GameResult::Draw, "draw"),
+        };
+        let mover = if us == Side::First { "white" } else { "black" };
+        Some(End { result, reason: format!("adjudicated: tablebases ({value} for {mover})") })
     }
 }
 

@@ -387,6 +387,36 @@ impl Game for Chess {
         Chess::non_pawn_key(self, side)
     }
 
+    fn tablebase_men(&self) -> Option<u32> {
+        let b = self.board();
+        (b.halfmove == 0 && b.castle == 0).then(|| b.occupied().count_ones())
+    }
+
+    fn probe_wdl(&self, men: u32) -> Option<Wdl> {
+        self.board().probe_wdl(men)
+    }
+
+    fn probe_root(&self, men: u32) -> Option<Vec<(Move, Wdl)>> {
+        let b = self.board();
+        if let Some(moves) = b.probe_root(men) {
+            return Some(moves.into_iter().map(|m| (m.mv, m.wdl)).collect());
+        }
+        // Without the distance-to-zero tables: each move's value in the WDL tables after it,
+        // exact after a capture or pawn move and blind to the clock otherwise (Stockfish's
+        // fallback too).
+        b.probe_wdl(men)?;
+        let mut legal = MoveList::new();
+        self.legal_moves(&mut legal);
+        legal
+            .iter()
+            .map(|&m| {
+                let mut after = *b;
+                after.make(m, tables());
+                after.probe_wdl(men).map(|w| (m, w.flip()))
+            })
+            .collect()
+    }
+
     fn for_each_piece(&self, mut f: impl FnMut(usize, usize)) {
         let mut occ = self.board.occupied();
         while occ != 0 {

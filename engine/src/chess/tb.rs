@@ -228,36 +228,16 @@ fn check_file(file: &Path, magic: [u8; 4]) -> Result<(), LoadError> {
     Ok(())
 }
 
-/// A position's value in the WDL tables, for the side to move. A cursed win is a win that the
-/// fifty-move rule makes a draw; a blessed loss, a loss it saves.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Wdl {
-    /// Lost, within the fifty-move rule.
-    Loss,
-    /// Lost, but saved by the fifty-move rule.
-    BlessedLoss,
-    /// Drawn.
-    Draw,
-    /// Won, but not within the fifty-move rule.
-    CursedWin,
-    /// Won, within the fifty-move rule.
-    Win,
-}
+pub use crate::game::Wdl;
 
-impl Wdl {
-    /// -2 (loss) to 2 (win), as Stockfish and python-chess number them.
-    pub fn signed(self) -> i32 {
-        self as i32 - 2
-    }
-
-    fn from_prober(r: WdlProbeResult) -> Wdl {
-        match r {
-            WdlProbeResult::Loss => Wdl::Loss,
-            WdlProbeResult::BlessedLoss => Wdl::BlessedLoss,
-            WdlProbeResult::Draw => Wdl::Draw,
-            WdlProbeResult::CursedWin => Wdl::CursedWin,
-            WdlProbeResult::Win => Wdl::Win,
-        }
+/// The prober's value as Chariot's.
+fn from_prober(r: WdlProbeResult) -> Wdl {
+    match r {
+        WdlProbeResult::Loss => Wdl::Loss,
+        WdlProbeResult::BlessedLoss => Wdl::BlessedLoss,
+        WdlProbeResult::Draw => Wdl::Draw,
+        WdlProbeResult::CursedWin => Wdl::CursedWin,
+        WdlProbeResult::Win => Wdl::Win,
     }
 }
 
@@ -333,7 +313,7 @@ impl Board {
             a.ep,
             a.white_to_move,
         );
-        r.ok().map(Wdl::from_prober)
+        r.ok().map(from_prober)
     }
 
     /// The DTZ tables' distance to zeroing of the position, as [`Board::probe_wdl`] (and the
@@ -376,7 +356,7 @@ impl Board {
             .ok()?;
         let root = match r.root {
             DtzProbeValue::DtzResult(d) => {
-                let wdl = Wdl::from_prober(d.wdl);
+                let wdl = from_prober(d.wdl);
                 Dtz { wdl, plies: signed(wdl, d.dtz) }
             }
             DtzProbeValue::Checkmate => return Some((Dtz { wdl: Wdl::Loss, plies: -1 }, vec![])),
@@ -400,7 +380,7 @@ impl Board {
                     && moves::to_sq(m) == d.to_square as usize
                     && moves::promotion(m) == promotion
             })?;
-            let wdl = Wdl::from_prober(d.wdl);
+            let wdl = from_prober(d.wdl);
             out.push(RootMove { mv, wdl, dtz: signed(wdl, d.dtz) });
         }
         // Every legal move has its value, or the answer is not trusted.

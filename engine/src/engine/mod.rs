@@ -794,6 +794,7 @@ impl Engine {
             contempt,
             idle: self.settings.idle,
             soft_nodes: None,
+            tablebases: self.settings.syzygy.in_use(),
             book: book_move,
             sink: self.sink.clone(),
         };

@@ -334,6 +334,7 @@ pub fn format(report: &Report) -> String {
             nodes,
             time_ms,
             hashfull,
+            tbhits,
             pv,
         } => {
             let nps = nodes * 1000 / time_ms.max(&1);
@@ -343,9 +344,11 @@ pub fn format(report: &Report) -> String {
                 Bound::Upper => " upperbound",
             };
             let wdl = wdl.map(|[w, d, l]| format!(" wdl {w} {d} {l}")).unwrap_or_default();
+            // Only where tables answered: a search without them says nothing of them.
+            let tbhits = if *tbhits > 0 { format!(" tbhits {tbhits}") } else { String::new() };
             format!(
                 "info depth {depth} seldepth {seldepth} multipv {multipv} score {}{bound}{wdl} \
-                 nodes {nodes} nps {nps} hashfull {hashfull} time {time_ms} pv {}",
+                 nodes {nodes} nps {nps} hashfull {hashfull}{tbhits} time {time_ms} pv {}",
                 score(*s),
                 pv.join(" ")
             )

@@ -8,7 +8,8 @@
 //! - [`movepick`]: the order moves are tried in; [`history`]: what ordering learns;
 //! - [`stack`]: the per-ply search stack;
 //! - [`pool`]: the persistent search threads (Lazy SMP) and the answer to a `go`;
-//! - [`signals`]: stop, ponderhit and the limits; [`time`]: the clock; [`tt`]: the shared table.
+//! - [`signals`]: stop, ponderhit and the limits; [`time`]: the clock; [`tt`]: the shared table;
+//! - [`tb`]: endgame tablebases in the search.
 //!
 //! The search reports through a [`Sink`](crate::report::Sink) of neutral reports and knows no
 //! protocol.
@@ -22,6 +23,7 @@ mod root;
 pub mod signals;
 pub mod skill;
 pub mod stack;
+pub mod tb;
 pub mod time;
 pub mod tt;
 

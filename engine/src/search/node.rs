@@ -5,6 +5,7 @@ use super::Worker;
 use super::history::{NO_PIECE_SQUARE, capture_key, piece_square};
 use super::movepick::Picker;
 use super::params::Params;
+use super::tb::{STORED_DEPTH_BONUS, Value};
 use super::tt::Bound;
 use crate::game::{DRAW, Game, INFINITE, MATE, MATE_BOUND, MAX_PLY, Move, Score};
 
@@ -144,6 +145,42 @@ impl<G: Game> Worker<'_, G> {
                         self.reply = tt_move;
                     }
                     return h.score;
+                }
+            }
+        }
+
+        // Step 3a. Tablebases: a position the tables hold has its value without a search. A
+        // win or loss that does not cut off still bounds a PV node's value.
+        let (mut tb_floor, mut tb_cap) = (-INFINITE, INFINITE);
+        if let Some(tb) = self.signals.tablebases
+            && !singular_search
+            && let Some(men) = self.board.tablebase_men()
+            && tb.probes(men, depth)
+            && let Some(wdl) = self.board.probe_wdl(tb.men)
+        {
+            self.signals.tbhit();
+            let (score, value) = tb.score(wdl, ply, self.draw_score(ply));
+            let bound = match value {
+                Value::Exact => Bound::Exact,
+                Value::AtLeast => Bound::Lower,
+                Value::AtMost => Bound::Upper,
+            };
+            let cut = match bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                let stored_depth = (depth + STORED_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                self.tt.store(key, ply, Move::NONE, score, -INFINITE, stored_depth, bound);
+                return score;
+            }
+            if N::PV {
+                if bound == Bound::Lower {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                } else {
+                    tb_cap = score;
                 }
             }
         }
@@ -301,7 +338,7 @@ impl<G: Game> Worker<'_, G> {
         }
         let side = self.board.side_to_move().index();
         let original_alpha = alpha;
-        let mut best = -INFINITE;
+        let mut best = tb_floor;
         let mut best_move = Move::NONE;
         let mut searched = 0;
         // The quiet moves searched, so that the one that cuts off can punish those before it.
@@ -441,6 +478,7 @@ impl<G: Game> Worker<'_, G> {
         }
 
         // Step 9. Store the result.
+        let best = best.min(tb_cap);
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > original_alpha {

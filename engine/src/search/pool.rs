@@ -14,7 +14,7 @@ use super::signals::Signals;
 use super::skill::Skill;
 use super::tt::{self, Table};
 use super::{ThreadData, Worker, to_eval};
-use crate::game::{Evaluator, Game, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList};
+use crate::game::{Evaluator, Game, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList, Score};
 use crate::report::{Bound, Report, Sink, View};
 use crate::rng::Stream;
 use crossbeam_channel::Sender;
@@ -202,6 +202,9 @@ pub struct Search<G: Game> {
     pub skill: Skill,
     /// What the evaluation reads (the game's network, or none).
     pub net: <G::Eval as Evaluator<G>>::Net,
+    /// The tablebases' score of the root, when they hold it: reported in place of the
+    /// search's scores, unless the search finds a mate.
+    pub tb_score: Option<Score>,
 }
 
 /// The main thread's search: iterative deepening with reports; the helpers are halted when it
@@ -231,6 +234,11 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
             }
         }
     };
+    // The tables know the root's value better than the search can show it.
+    let reported = |score: Score| match s.tb_score {
+        Some(tb) if score.abs() < MATE_BOUND => tb,
+        _ => score,
+    };
     let mut main = Worker::new(board.clone(), s.root.clone(), tt, signals, 0, data, &s.net);
     main.set_on_check(&on_check);
     // A weakened search looks at a few candidates to choose among.
@@ -249,7 +257,7 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
         };
         for k in range {
             let rm = &w.root_moves[k];
-            let score = if fail.is_some() { rm.score } else { rm.latest_score() };
+            let score = reported(if fail.is_some() { rm.score } else { rm.latest_score() });
             if k == 0 {
                 shown.clone_from(&rm.pv);
             }
@@ -263,6 +271,7 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
                 nodes,
                 time_ms,
                 hashfull,
+                tbhits: signals.tbhits(),
                 pv: line_text(board, &rm.pv),
             });
         }
@@ -290,6 +299,7 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
     signals.halt();
 
     let line = if weakened { weakened_choice(&main, line, &s.skill) } else { line };
+    let line = super::Line { score: reported(line.score), ..line };
     let best = line.pv.first().copied();
     let ponder =
         line.pv.get(1).copied().or_else(|| best.and_then(|m| ponder_from_tt(board, m, tt)));
@@ -307,6 +317,7 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
             nodes: signals.total_nodes(),
             time_ms: signals.elapsed_ms(),
             hashfull: tt.hashfull(),
+            tbhits: signals.tbhits(),
             pv: line_text(board, &line.pv),
         });
     }
@@ -460,6 +471,7 @@ mod tests {
             sink: Arc::new(Discard),
             skill: Skill::default(),
             net: None,
+            tb_score: None,
         };
         (s, signals)
     }

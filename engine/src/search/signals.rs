@@ -44,6 +44,9 @@ pub struct Signals {
     /// The session's search parameters for this search, read by the `tune` build (a normal
     /// build compiles its game's constants in); `None`: the game's own.
     pub params: Option<super::params::Params>,
+    /// The tablebases the search probes, if any.
+    pub tablebases: Option<super::tb::Tablebases>,
+    tbhits: AtomicU64,
     draw_offer: AtomicBool,
     answered: AtomicBool,
 }
@@ -84,6 +87,8 @@ impl Signals {
             contempt: 0,
             idle: 0,
             params: None,
+            tablebases: None,
+            tbhits: AtomicU64::new(0),
             draw_offer: AtomicBool::new(limits.draw_offer),
             answered: AtomicBool::new(false),
         }
@@ -106,6 +111,17 @@ impl Signals {
     /// that spends about the same effort on every move while finishing the iteration it is in.
     pub fn set_soft_nodes(&mut self, nodes: u64) {
         self.soft_node_limit = Some(nodes);
+    }
+
+    /// Counts a tablebase probe that answered.
+    #[inline]
+    pub fn tbhit(&self) {
+        self.tbhits.fetch_add(1, Relaxed);
+    }
+
+    /// Tablebase probes that answered, over every thread.
+    pub fn tbhits(&self) -> u64 {
+        self.tbhits.load(Relaxed)
     }
 
     /// Asks the search to stop and answer (`stop`, `quit`, end of input).
