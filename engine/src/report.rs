@@ -181,11 +181,3 @@ pub enum Report {
         upper: Option<(Eval, u32)>,
     },
 }
-
-impl Report {
-    /// The answer of a search that has no move to play (UCI `bestmove (none)`, UCCI
-    /// `nobestmove`).
-    pub fn no_move() -> Report {
-        Report::BestMove { best: None, ponder: None, draw: false, resign: false }
-    }
-}

@@ -4,6 +4,11 @@ use super::*;
 use crate::report::Eval;
 use std::time::Duration;
 
+/// The answer without a move (UCI `bestmove (none)`, UCCI `nobestmove`).
+fn no_move() -> Report {
+    Report::BestMove { best: None, ponder: None, draw: false, resign: false }
+}
+
 /// How long a test waits for a report that should come soon; generous, for a busy machine.
 const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -171,7 +176,7 @@ fn the_dialect_decides_stop_while_idle_farewell_and_unknown_options() {
     ucci.send(Command::SetOption { name: "Frobnicate".into(), value: None });
     ucci.send(Command::Quit);
     let reports = ucci.finish();
-    assert_eq!(best_moves(&reports), vec![&Report::no_move()], "UCCI answers a stop while idle");
+    assert_eq!(best_moves(&reports), vec![&no_move()], "UCCI answers a stop while idle");
     assert_eq!(reports.last(), Some(&Report::Bye));
     assert!(!reports.iter().any(|r| matches!(r, Report::Error(_))), "{reports:?}");
 }
@@ -182,7 +187,7 @@ fn depth_zero_is_the_static_score_and_no_move() {
     s.send(go(depth(0)));
     let reports = s.finish();
     assert!(reports.iter().any(|r| matches!(r, Report::Static { score: Eval::Cp(_) })));
-    assert_eq!(best_moves(&reports), vec![&Report::no_move()]);
+    assert_eq!(best_moves(&reports), vec![&no_move()]);
 }
 
 #[test]
@@ -199,7 +204,7 @@ fn ucci_plays_xiangqi_and_a_bad_position_is_not_searched() {
     // The first search was of xiangqi's start: an ICCS move.
     assert!(matches!(answers[0], Report::BestMove { best: Some(m), .. } if m.len() == 4));
     // `e2e4` is no xiangqi move: the position is refused, and so is the search.
-    assert_eq!(answers[1], &Report::no_move());
+    assert_eq!(answers[1], &no_move());
     assert!(reports.iter().any(|r| matches!(r, Report::Error(e) if e.contains("e2e4"))));
 }
 
