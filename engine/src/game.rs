@@ -441,11 +441,28 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
     /// Every legal move's tablebase value for the side to move, under the fifty-move rule
-    /// from the position's clock, when the tables hold the position (distance-to-zero tables
-    /// needed) and it has at most `men` pieces.
-    fn probe_root(&self, _men: u32) -> Option<Vec<(Move, Wdl)>> {
+    /// from the position's clock, when the tables hold the position and it has at most `men`
+    /// pieces.
+    fn probe_root(&self, _men: u32) -> Option<Vec<TbMove>> {
         None
     }
+    /// Plies since the last capture or pawn move, for the fifty-move rule (0 in a game
+    /// without it).
+    fn fifty_move_clock(&self) -> u32 {
+        0
+    }
+}
+
+/// A root move's value in the tablebases, for the side to move at the root.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TbMove {
+    /// The move.
+    pub mv: Move,
+    /// The value after it, under the fifty-move rule from the root's clock.
+    pub wdl: Wdl,
+    /// The signed distance to zeroing after it, counting the move itself (positive when the
+    /// root's side wins); `None` without distance-to-zero tables.
+    pub dtz: Option<i32>,
 }
 
 /// A position's value in endgame tablebases, for the side to move. A cursed win is a win that

@@ -392,14 +392,19 @@ impl Game for Chess {
         (b.halfmove == 0 && b.castle == 0).then(|| b.occupied().count_ones())
     }
 
+    fn fifty_move_clock(&self) -> u32 {
+        self.board().halfmove
+    }
+
     fn probe_wdl(&self, men: u32) -> Option<Wdl> {
         self.board().probe_wdl(men)
     }
 
-    fn probe_root(&self, men: u32) -> Option<Vec<(Move, Wdl)>> {
+    fn probe_root(&self, men: u32) -> Option<Vec<TbMove>> {
         let b = self.board();
         if let Some(moves) = b.probe_root(men) {
-            return Some(moves.into_iter().map(|m| (m.mv, m.wdl)).collect());
+            let value = |m: tb::RootMove| TbMove { mv: m.mv, wdl: m.wdl, dtz: Some(m.dtz) };
+            return Some(moves.into_iter().map(value).collect());
         }
         // Without the distance-to-zero tables: each move's value in the WDL tables after it,
         // exact after a capture or pawn move and blind to the clock otherwise (Stockfish's
@@ -412,7 +417,7 @@ impl Game for Chess {
             .map(|&m| {
                 let mut after = *b;
                 after.make(m, tables());
-                after.probe_wdl(men).map(|w| (m, w.flip()))
+                after.probe_wdl(men).map(|w| TbMove { mv: m, wdl: w.flip(), dtz: None })
             })
             .collect()
     }

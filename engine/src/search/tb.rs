@@ -2,7 +2,7 @@
 //! which root moves a tablebase position keeps. The tables themselves are the game's (chess's
 //! Syzygy, [`crate::chess::tb`]); a game without them answers no probe and none of this runs.
 
-use crate::game::{DRAW, Game, MAX_PLY, Move, Score, TB_WIN, Wdl};
+use crate::game::{DRAW, Game, MAX_PLY, Move, Score, TB_WIN, TbMove, Wdl};
 
 /// Plies added to the depth of a tablebase value stored in the table: a probe's value is
 /// exact, deeper than any search of the node.
@@ -64,22 +64,90 @@ pub enum Value {
     AtMost,
 }
 
+/// The rank of a certain result: above any distance a rank can subtract.
+const CERTAIN: i32 = 1 << 18;
+
+/// A root move's rank, as Stockfish ranks them: every win within the fifty-move rule from the
+/// root's `clock` ranks alike (the search chooses among them), and so does every loss the
+/// rule cannot save; past that, the nearer zeroing (for a win) or the nearer fifty-move draw
+/// (for a loss) ranks higher, so that a win with no plies to spare is played out by the
+/// shortest distance. Without distances, the value alone: a cursed win or blessed loss ranks
+/// between the certain ones and a draw.
+fn rank(m: &TbMove, clock: i32) -> i32 {
+    match m.dtz {
+        Some(dtz) if dtz > 0 => {
+            if dtz + clock <= 99 {
+                CERTAIN
+            } else {
+                CERTAIN - (dtz + clock)
+            }
+        }
+        Some(dtz) if dtz < 0 => {
+            if -dtz * 2 + clock < 100 {
+                -CERTAIN
+            } else {
+                -CERTAIN + (-dtz + clock)
+            }
+        }
+        Some(_) => 0,
+        None => match m.wdl {
+            Wdl::Win => CERTAIN,
+            Wdl::CursedWin => CERTAIN - 200,
+            Wdl::Draw => 0,
+            Wdl::BlessedLoss => -CERTAIN + 200,
+            Wdl::Loss => -CERTAIN,
+        },
+    }
+}
+
 /// The root moves a tablebase position keeps, and the score to report for them: when the
-/// tables hold the root, only the moves of its best value are searched (the search then
-/// chooses among equally won, drawn or lost moves). `None` when the tables do not hold it.
+/// tables hold the root, only the moves of the best rank are searched (see [`rank`]). A rank
+/// a win's distance still makes a win under the fifty-move rule (or any win, the rule not
+/// counted) scores as one; a cursed win or blessed loss as a draw two centipawns off. `None`
+/// when the tables do not hold the root.
 pub fn rank_root<G: Game>(board: &G, root: &[Move], tb: &Tablebases) -> Option<(Vec<Move>, Score)> {
     let values = board.probe_root(tb.men)?;
-    let rank = |w: Wdl| if tb.rule50 { w.signed() } else { 2 * w.signed().signum() };
+    let clock = board.fifty_move_clock().min(1000) as i32;
     let ranked: Vec<(Move, i32)> = root
         .iter()
-        .map(|&m| values.iter().find(|(v, _)| *v == m).map(|&(_, w)| (m, rank(w))))
+        .map(|&m| values.iter().find(|v| v.mv == m).map(|v| (m, rank(v, clock))))
         .collect::<Option<_>>()?;
     let best = ranked.iter().map(|&(_, r)| r).max()?;
     let kept = ranked.iter().filter(|&&(_, r)| r == best).map(|&(m, _)| m).collect();
-    let score = match best {
-        2 => TB_WIN - 1,
-        -2 => -TB_WIN + 1,
-        r => DRAW + 2 * r,
+    // A rank within this of certain is a win (or loss) the fifty-move rule lets stand.
+    let bound = if tb.rule50 { CERTAIN - 100 } else { 1 };
+    let score = if best >= bound {
+        TB_WIN - 1
+    } else if best <= -bound {
+        -TB_WIN + 1
+    } else {
+        DRAW + 2 * best.signum()
     };
     Some((kept, score))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn win(dtz: i32) -> TbMove {
+        TbMove { mv: Move::from_raw(dtz.unsigned_abs() as u16), wdl: Wdl::Win, dtz: Some(dtz) }
+    }
+
+    /// Wins with plies to spare rank alike; with none to spare, the shortest ranks first; a
+    /// loss far from the fifty-move rule is certain, near it the longest ranks first.
+    #[test]
+    fn ranks_are_stockfish_s() {
+        assert_eq!(rank(&win(30), 10), rank(&win(60), 10));
+        assert_eq!(rank(&win(30), 10), CERTAIN);
+        assert!(rank(&win(7), 92) > rank(&win(8), 92));
+        assert!(rank(&win(8), 92) >= CERTAIN - 100, "a mate on the hundredth ply wins");
+        assert!(rank(&win(9), 92) < CERTAIN - 100, "one ply later it is cursed");
+        let loss = |dtz| TbMove { mv: Move::from_raw(1), wdl: Wdl::Loss, dtz: Some(dtz) };
+        assert_eq!(rank(&loss(-10), 20), -CERTAIN);
+        assert!(rank(&loss(-40), 60) > rank(&loss(-30), 60));
+        let none = |wdl| TbMove { mv: Move::from_raw(1), wdl, dtz: None };
+        assert!(rank(&none(Wdl::CursedWin), 0) > rank(&none(Wdl::Draw), 0));
+        assert!(rank(&none(Wdl::CursedWin), 0) < rank(&none(Wdl::Win), 0));
+    }
 }
