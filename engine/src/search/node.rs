@@ -5,7 +5,7 @@ use super::Worker;
 use super::history::{NO_PIECE_SQUARE, capture_key, piece_square};
 use super::movepick::Picker;
 use super::params::Params;
-use super::tb::{STORED_DEPTH_BONUS, Value};
+use super::tb::STORED_DEPTH_BONUS;
 use super::tt::Bound;
 use crate::game::{DRAW, Game, INFINITE, MATE, MATE_BOUND, MAX_PLY, Move, Score};
 
@@ -159,12 +159,7 @@ impl<G: Game> Worker<'_, G> {
             && let Some(wdl) = self.board.probe_wdl(tb.men)
         {
             self.signals.tbhit();
-            let (score, value) = tb.score(wdl, ply, self.draw_score(ply));
-            let bound = match value {
-                Value::Exact => Bound::Exact,
-                Value::AtLeast => Bound::Lower,
-                Value::AtMost => Bound::Upper,
-            };
+            let (score, bound) = tb.score(wdl, ply, self.draw_score(ply));
             let cut = match bound {
                 Bound::Exact => true,
                 Bound::Lower => score >= beta,

@@ -2,6 +2,7 @@
 //! which root moves a tablebase position keeps. The tables themselves are the game's (chess's
 //! Syzygy, [`crate::chess::tb`]); a game without them answers no probe and none of this runs.
 
+use super::tt::Bound;
 use crate::game::{DRAW, Game, MAX_PLY, Move, Score, TB_WIN, TbMove, Wdl};
 
 /// Plies added to the depth of a tablebase value stored in the table: a probe's value is
@@ -40,28 +41,17 @@ impl Tablebases {
     /// The score of a tablebase value `ply` plies from the root, and whether it is a lower
     /// bound (a win: a mate may score more), an upper bound (a loss) or exact (a draw, valued
     /// at `draw`, the draw score with contempt there).
-    pub fn score(&self, wdl: Wdl, ply: usize, draw: Score) -> (Score, Value) {
+    pub fn score(&self, wdl: Wdl, ply: usize, draw: Score) -> (Score, Bound) {
         let v = wdl.signed();
         let margin = i32::from(self.rule50);
         if v > margin {
-            (TB_WIN - ply as Score, Value::AtLeast)
+            (TB_WIN - ply as Score, Bound::Lower)
         } else if v < -margin {
-            (-TB_WIN + ply as Score, Value::AtMost)
+            (-TB_WIN + ply as Score, Bound::Upper)
         } else {
-            (draw + 2 * v * margin, Value::Exact)
+            (draw + 2 * v * margin, Bound::Exact)
         }
     }
-}
-
-/// How a tablebase score bounds a node's value.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Value {
-    /// The value is the score.
-    Exact,
-    /// The value is at least the score.
-    AtLeast,
-    /// The value is at most the score.
-    AtMost,
 }
 
 /// The rank of a certain result: above any distance a rank can subtract.
