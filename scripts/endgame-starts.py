@@ -3,7 +3,8 @@
 pieces, kings included, from material balances that are played out (a rook, minor or queen
 ending with pawns, or a piece up against pawns), kept when Stockfish at a fixed depth finds
 them neither won nor lost for either side (|score| at most --max-cp), so that tablebases can
-matter. One EPD line each, without castling rights or en passant.
+matter, and, with --min-cp, not level either: one side presses and the trades down to the tables
+decide whether the pressure tells. One EPD line each, without castling rights or en passant.
 
     scripts/endgame-starts.py [N] [SEED] > endgames.epd      defaults: 200 positions, seed 1
 
@@ -20,11 +21,12 @@ import chess.engine
 # The pieces beside the two kings, white's first: 3 or 4 of them.
 BALANCES = [
     "RPr", "RPPr", "RPrp", "QPq", "QPqp", "BPb", "BPn", "NPn", "NPb", "BPPb", "NPPn",
-    "RPb", "RPn", "RBr", "RNr", "Qr", "QPr", "BPp", "NPp", "Pp", "PPp", "RPPrp", "BPPbp",
+    "RPb", "RPn", "RBr", "RNr", "QPr", "QNr", "BPp", "NPp", "PPp", "PPpp", "RBrp", "BPPn",
 ]
 
 
 def random_position(rng, balance):
+    assert len(balance) in (3, 4), "5 or 6 men with the kings"
     board = chess.Board(None)
     pieces = [chess.Piece(chess.KING, chess.WHITE), chess.Piece(chess.KING, chess.BLACK)]
     for letter in balance:
@@ -51,6 +53,7 @@ def main():
     p.add_argument("seed", nargs="?", type=int, default=1)
     p.add_argument("--depth", type=int, default=12, help="Stockfish's depth for the balance check")
     p.add_argument("--max-cp", type=int, default=150, help="largest |score| kept, centipawns")
+    p.add_argument("--min-cp", type=int, default=0, help="smallest |score| kept, centipawns")
     args = p.parse_args()
     rng = random.Random(args.seed)
     engine = chess.engine.SimpleEngine.popen_uci(os.environ.get("STOCKFISH", "/usr/games/stockfish"))
@@ -65,7 +68,7 @@ def main():
                 continue
             info = engine.analyse(board, chess.engine.Limit(depth=args.depth))
             score = info["score"].relative
-            if score.is_mate() or abs(score.score()) > args.max_cp:
+            if score.is_mate() or not args.min_cp <= abs(score.score()) <= args.max_cp:
                 continue
             kept.add(board.epd())
     finally:

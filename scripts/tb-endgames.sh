@@ -2,7 +2,10 @@
 # The tablebase issue's endgame match: Chariot with the Syzygy tables of $CHARIOT_SYZYGY against
 # the same build without them, from 5- and 6-piece starts (scripts/endgame-starts.py), each start
 # played twice with colours swapped, one game at a time; the usual score adjudication, none by
-# the tables (that would end the games just where the tables start to matter).
+# the tables (that would end the games just where the tables start to matter). With
+# CHARIOT_ADJUDICATE=none no game is adjudicated: each is played to mate, stalemate, repetition,
+# too little material or the fifty-move rule, since a resign score can end a game the tables
+# would have saved.
 #
 #   scripts/tb-endgames.sh STARTS.epd [GAMES] [TC]         defaults: 200 games, 5+0.05
 #
@@ -21,6 +24,7 @@ source "$(dirname "$0")/game-env.sh"
 chariot=${CHARIOT:-$here/target/release/chariot}
 pin=()
 [ -n "${CHARIOT_CORE:-}" ] && pin=(taskset -c "$CHARIOT_CORE")
+[ "${CHARIOT_ADJUDICATE:-}" = none ] && adjudicate=()
 name=${CHARIOT_RUN:-tb-endgames-$(date +%Y%m%d-%H%M%S)}
 echo "tb-endgames: $games games at $tc; output in $out/$name.out" >&2
 "${pin[@]}" "$match" --game chess --tc "$tc" --games "$games" --concurrency 1 "${openings[@]}" \
