@@ -158,7 +158,7 @@ fn main() {
         Some(Tool::Bench { depth, threads, classic }) => {
             match Session::new(bench::HASH_MB, threads, nets(classic)) {
                 Ok(mut session) => {
-                    println!("{}", bench::run(&mut session, bench::Limit::Depth(depth), None))
+                    println!("{}", bench::run(&mut session, bench::Limit::Depth(depth), None, None))
                 }
                 Err(e) => {
                     eprintln!("chariot bench: cannot start the search threads: {e}");

@@ -75,6 +75,31 @@ fn bench_typed_in_a_session_is_the_signature() {
     }
 }
 
+/// A session's `bench` plays as the session does, with the tablebases of its `SyzygyPath`
+/// (what probing costs is measured so): below a five-piece root whose captures reach the
+/// four-piece tables, the tables' values change the tree. Skipped when `CHARIOT_SYZYGY` is
+/// unset.
+#[test]
+fn a_session_bench_probes_the_session_tablebases() {
+    let Some(path) = std::env::var("CHARIOT_SYZYGY").ok().filter(|p| !p.is_empty()) else {
+        eprintln!("skipped: CHARIOT_SYZYGY is not set (the folder of the 3-4 piece tables)");
+        return;
+    };
+    let script = format!(
+        "uci\nposition fen 4k3/8/8/8/8/8/3r4/3QK2R w - - 0 1\nbench 16 1 8 current\n\
+         setoption name SyzygyPath value {path}\nbench 16 1 8 current\nquit\n"
+    );
+    let (lines, status) = common::run_script(&[], &script);
+    assert!(status.success(), "{lines:?}");
+    let nodes: Vec<u64> = lines
+        .iter()
+        .filter(|l| l.ends_with(" nps"))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert_eq!(nodes.len(), 2, "{lines:?}");
+    assert_ne!(nodes[0], nodes[1], "the tables change the tree");
+}
+
 /// `speedtest` typed in a session: a line per position, then the totals of `chariot
 /// speedtest`.
 #[test]

@@ -8,6 +8,7 @@ use crate::chess::Chess;
 use crate::command::Limits;
 use crate::game::{Game, Inspect};
 use crate::nnue::Networked;
+use crate::search::tb::Tablebases;
 use crate::session::{Job, Session};
 use crate::xiangqi::Xiangqi;
 use std::time::Instant;
@@ -49,8 +50,14 @@ fn limits(limit: Limit) -> Limits {
     }
 }
 
-/// Searches each of `fens` that is a position of `G` in `session`; the nodes.
-fn bench_game<G: Inspect + Networked>(fens: &[&str], limit: Limit, session: &mut Session) -> u64 {
+/// Searches each of `fens` that is a position of `G` in `session`, with `tablebases` if any;
+/// the nodes.
+fn bench_game<G: Inspect + Networked>(
+    fens: &[&str],
+    limit: Limit,
+    tablebases: Option<Tablebases>,
+    session: &mut Session,
+) -> u64 {
     let mut total = 0;
     for fen in fens {
         let Ok(board) = G::from_fen(fen) else { continue };
@@ -58,7 +65,7 @@ fn bench_game<G: Inspect + Networked>(fens: &[&str], limit: Limit, session: &mut
         session.clear();
         let limits = limits(limit);
         let budget = session.plan(G::VARIANT, &limits, board.side_to_move().index(), 0, false);
-        let job = Job { budget, ..Job::quiet(board, limits) };
+        let job = Job { budget, tablebases, ..Job::quiet(board, limits) };
         if job.root.is_empty() {
             continue;
         }
@@ -84,19 +91,25 @@ impl std::fmt::Display for Bench {
 }
 
 /// Runs the bench in `session`: every position of `fens` (chess or xiangqi by its shape; the
-/// built-in positions when `None`) with `limit`. Reports are dropped, so that the signature is
-/// all a caller prints.
-pub fn run(session: &mut Session, limit: Limit, fens: Option<&[String]>) -> Bench {
+/// built-in positions when `None`) with `limit`, and with `tablebases` if any (a session's
+/// `bench` after `SyzygyPath`: what probing costs; the signature has none). Reports are
+/// dropped, so that the signature is all a caller prints.
+pub fn run(
+    session: &mut Session,
+    limit: Limit,
+    fens: Option<&[String]>,
+    tablebases: Option<Tablebases>,
+) -> Bench {
     let start = Instant::now();
     let nodes = match fens {
         None => {
-            bench_game::<Chess>(CHESS_POSITIONS, limit, session)
-                + bench_game::<Xiangqi>(XIANGQI_POSITIONS, limit, session)
+            bench_game::<Chess>(CHESS_POSITIONS, limit, tablebases, session)
+                + bench_game::<Xiangqi>(XIANGQI_POSITIONS, limit, tablebases, session)
         }
         Some(fens) => {
             let fens: Vec<&str> = fens.iter().map(String::as_str).collect();
-            bench_game::<Chess>(&fens, limit, session)
-                + bench_game::<Xiangqi>(&fens, limit, session)
+            bench_game::<Chess>(&fens, limit, tablebases, session)
+                + bench_game::<Xiangqi>(&fens, limit, tablebases, session)
         }
     };
     Bench { nodes, ms: start.elapsed().as_millis().max(1) as u64 }

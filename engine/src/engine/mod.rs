@@ -433,7 +433,7 @@ impl Engine {
     }
 
     /// `bench`: the bench in a session of its own that plays as this one does (its
-    /// networks and search parameters), printing what `chariot bench` prints. It runs to its
+    /// networks, search parameters and tablebases), printing what `chariot bench` prints. It runs to its
     /// end before the next command, as Stockfish's does.
     fn bench(&mut self, args: BenchArgs) {
         let fens = match args.positions {
@@ -451,7 +451,12 @@ impl Engine {
         };
         match self.session.fresh(args.hash_mb, args.threads) {
             Ok(mut session) => {
-                let result = bench::run(&mut session, args.limit, fens.as_deref());
+                let result = bench::run(
+                    &mut session,
+                    args.limit,
+                    fens.as_deref(),
+                    self.settings.syzygy.in_use(),
+                );
                 self.send(Report::Text(result.to_string()));
             }
             Err(e) => self.error(Notice::BenchThreads(e.to_string())),
