@@ -227,7 +227,7 @@ fn config(args: &Args, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
     for tokens in engines {
         specs.push(parse_engine(tokens).map_err(|e| e.to_string())?);
     }
-    if specs[0].name == specs[1].name {
+    if specs.len() == 2 && specs[0].name == specs[1].name {
         specs[1].name.push_str("-2");
     }
     let variant = match args.game.ok_or("give --game")? {

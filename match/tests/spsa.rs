@@ -55,3 +55,32 @@ fn spsa_runs_and_resumes() {
     assert_eq!(read_state(&state, &mut check), Ok(5));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The command line as README shows it: one engine (`-e` once) for SPSA, which plays it
+/// against itself; it once indexed a second engine that was not there and panicked.
+#[test]
+fn the_command_line_tunes_with_one_engine() {
+    let dir = std::env::temp_dir().join(format!("chariot-match-spsa-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let params = dir.join("params.txt");
+    std::fs::write(&params, "rfp_margin, int, 180, 20, 300, 8, 0.002\n").expect("params");
+    let state = dir.join("spsa.state");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot-match"))
+        .args(["--game", "chess", "--nodes", "1", "--maxplies", "40", "--spsa-iterations", "2"])
+        .arg("--spsa")
+        .arg(&params)
+        .arg("--state")
+        .arg(&state)
+        .args(["-e", "name=fake", &format!("cmd={FAKE}")])
+        .env_remove("CHARIOT_OPENINGS")
+        .output()
+        .expect("chariot-match runs");
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("rfp_margin"), "the values are printed: {text}");
+    let mut check = parse_params("rfp_margin, int, 180, 20, 300, 8, 0.002").expect("valid");
+    assert_eq!(read_state(&state, &mut check), Ok(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
