@@ -25,7 +25,8 @@ fn spsa_runs_and_resumes() {
         game: GameConfig {
             tc: TimeControl::Nodes(1),
             margin_ms: 100,
-            fixed_timeout_ms: 5_000,
+            // Generous: the fakes answer at once, and a loaded machine must not make a hang.
+            fixed_timeout_ms: 60_000,
             adjudication: Adjudication { max_plies: Some(60), ..Default::default() },
             chess960: false,
             move_limit: 120,

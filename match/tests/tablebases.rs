@@ -75,7 +75,8 @@ fn python_chess_agrees_with_every_tablebase_verdict() {
         game: GameConfig {
             tc: TimeControl::Nodes(1),
             margin_ms: 100,
-            fixed_timeout_ms: 5_000,
+            // Generous: the fakes answer at once, and a loaded machine must not make a hang.
+            fixed_timeout_ms: 60_000,
             adjudication: Adjudication { tablebases: Some(found.largest), ..Default::default() },
             chess960: false,
             move_limit: 0,

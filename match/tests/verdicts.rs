@@ -121,7 +121,8 @@ fn python_chess_agrees_with_every_verdict() {
         game: GameConfig {
             tc: TimeControl::Nodes(1),
             margin_ms: 100,
-            fixed_timeout_ms: 5_000,
+            // Generous: the fakes answer at once, and a loaded machine must not make a hang.
+            fixed_timeout_ms: 60_000,
             adjudication: Adjudication::default(),
             chess960: false,
             move_limit: 0,
@@ -182,7 +183,8 @@ fn pyffish_agrees_with_every_xiangqi_verdict() {
         game: GameConfig {
             tc: TimeControl::Nodes(1),
             margin_ms: 100,
-            fixed_timeout_ms: 5_000,
+            // Generous: the fakes answer at once, and a loaded machine must not make a hang.
+            fixed_timeout_ms: 60_000,
             adjudication: Adjudication {
                 max_plies: if long.is_some() { None } else { Some(SHORT_XIANGQI_PLIES) },
                 ..Default::default()
