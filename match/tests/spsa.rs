@@ -3,7 +3,7 @@
 
 use chariot::game::Variant;
 use chariot_match::engine::EngineSpec;
-use chariot_match::play::{Adjudication, GameConfig, TimeControl};
+use chariot_match::play::{Adjudication, DEFAULT_FIXED_TIMEOUT_MS, GameConfig, TimeControl};
 use chariot_match::spsa::{SpsaConfig, parse_params, read_state, run};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -25,8 +25,9 @@ fn spsa_runs_and_resumes() {
         game: GameConfig {
             tc: TimeControl::Nodes(1),
             margin_ms: 100,
-            // Generous: the fakes answer at once, and a loaded machine must not make a hang.
-            fixed_timeout_ms: 60_000,
+            // The runner's own: the fakes answer at once, and a loaded machine must not make
+            // a hang.
+            fixed_timeout_ms: DEFAULT_FIXED_TIMEOUT_MS,
             adjudication: Adjudication { max_plies: Some(60), ..Default::default() },
             chess960: false,
             move_limit: 120,
@@ -65,7 +66,8 @@ fn the_command_line_tunes_with_one_engine() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let params = dir.join("params.txt");
-    std::fs::write(&params, "rfp_margin, int, 180, 20, 300, 8, 0.002\n").expect("params");
+    let line = "rfp_margin, int, 180, 20, 300, 8, 0.002";
+    std::fs::write(&params, format!("{line}\n")).expect("params");
     let state = dir.join("spsa.state");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot-match"))
         .args(["--game", "chess", "--nodes", "1", "--maxplies", "40", "--spsa-iterations", "2"])
@@ -81,7 +83,7 @@ fn the_command_line_tunes_with_one_engine() {
         format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{text}");
     assert!(text.contains("rfp_margin"), "the values are printed: {text}");
-    let mut check = parse_params("rfp_margin, int, 180, 20, 300, 8, 0.002").expect("valid");
+    let mut check = parse_params(line).expect("valid");
     assert_eq!(read_state(&state, &mut check), Ok(2));
     let _ = std::fs::remove_dir_all(&dir);
 }

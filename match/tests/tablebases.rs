@@ -8,7 +8,7 @@
 
 use chariot::game::Variant;
 use chariot_match::engine::EngineSpec;
-use chariot_match::play::{Adjudication, GameConfig, TimeControl};
+use chariot_match::play::{Adjudication, DEFAULT_FIXED_TIMEOUT_MS, GameConfig, TimeControl};
 use chariot_match::runner::{MatchConfig, run};
 use std::process::Command;
 use std::sync::Arc;
@@ -75,8 +75,9 @@ fn python_chess_agrees_with_every_tablebase_verdict() {
         game: GameConfig {
             tc: TimeControl::Nodes(1),
             margin_ms: 100,
-            // Generous: the fakes answer at once, and a loaded machine must not make a hang.
-            fixed_timeout_ms: 60_000,
+            // The runner's own: the fakes answer at once, and a loaded machine must not make
+            // a hang.
+            fixed_timeout_ms: DEFAULT_FIXED_TIMEOUT_MS,
             adjudication: Adjudication { tablebases: Some(found.largest), ..Default::default() },
             chess960: false,
             move_limit: 0,

@@ -11,7 +11,7 @@
 
 use chariot::game::Variant;
 use chariot_match::engine::EngineSpec;
-use chariot_match::play::{Adjudication, GameConfig, TimeControl};
+use chariot_match::play::{Adjudication, DEFAULT_FIXED_TIMEOUT_MS, GameConfig, TimeControl};
 use chariot_match::runner::{MatchConfig, run};
 use std::process::Command;
 use std::sync::Arc;
@@ -89,10 +89,11 @@ for n, g in enumerate(games, 1):
         v = verdict(base, played)
         if v is not None:
             print(f"game {n}: pyffish ends it at ply {i} ({v}), ours: {reason}"); bad += 1; break
-        if sf.is_capture("xiangqi", base, played, fsf(m)):
-            base, played = sf.get_fen("xiangqi", base, played + [fsf(m)]), []
+        m = fsf(m)
+        if sf.is_capture("xiangqi", base, played, m):
+            base, played = sf.get_fen("xiangqi", base, played + [m]), []
         else:
-            played.append(fsf(m))
+            played.append(m)
     else:
         white = (fen.split()[1] == "w") == (len(moves) % 2 == 0)
         v = verdict(base, played)
@@ -127,8 +128,9 @@ fn python_chess_agrees_with_every_verdict() {
         game: GameConfig {
             tc: TimeControl::Nodes(1),
             margin_ms: 100,
-            // Generous: the fakes answer at once, and a loaded machine must not make a hang.
-            fixed_timeout_ms: 60_000,
+            // The runner's own: the fakes answer at once, and a loaded machine must not make
+            // a hang.
+            fixed_timeout_ms: DEFAULT_FIXED_TIMEOUT_MS,
             adjudication: Adjudication::default(),
             chess960: false,
             move_limit: 0,
@@ -189,8 +191,9 @@ fn pyffish_agrees_with_every_xiangqi_verdict() {
         game: GameConfig {
             tc: TimeControl::Nodes(1),
             margin_ms: 100,
-            // Generous: the fakes answer at once, and a loaded machine must not make a hang.
-            fixed_timeout_ms: 60_000,
+            // The runner's own: the fakes answer at once, and a loaded machine must not make
+            // a hang.
+            fixed_timeout_ms: DEFAULT_FIXED_TIMEOUT_MS,
             adjudication: Adjudication {
                 max_plies: if long.is_some() { None } else { Some(SHORT_XIANGQI_PLIES) },
                 ..Default::default()
