@@ -3,6 +3,10 @@
 #
 #   scripts/sprt.sh NEW OLD GAME [ELO0 ELO1] [TC] [GAMES]
 #
+# TC is a clock (5+0.05) or a node count per move, N=25000 as OpenBench writes it: a screen at
+# fixed nodes, where results do not depend on the machine's load (issue 85). A screen's default
+# run name says so (GAME-n25000-TIME), so that it never resumes a clock run's state.
+#
 # NEW and OLD are binaries; keep the old one outside the work tree (`git worktree add /tmp/old
 # <commit>` and `cargo build --release` there, as README's Strength changes says). GAME is chess or
 # xiangqi. The defaults are the project's standard: an SPRT of [0, 10] at 5+0.05 with at most
@@ -35,7 +39,16 @@ elo1=${5:-10}
 tc=${6:-5+0.05}
 games=${7:-20000}
 source "$(dirname "$0")/game-env.sh"
-stamp="$out/${CHARIOT_RUN:-$game-$(date +%Y%m%d-%H%M%S)}"
+limit=(--tc "$tc")
+kind=$game
+if [[ $tc =~ ^N=([0-9]+)$ ]]; then
+  limit=(--nodes "${BASH_REMATCH[1]}")
+  kind=$game-n${BASH_REMATCH[1]}
+elif [[ ! $tc =~ ^([0-9]+/)?[0-9.]+\+[0-9.]+$ ]]; then
+  echo "sprt.sh: '$tc' is neither a clock (5+0.05) nor a node count (N=25000)" >&2
+  exit 2
+fi
+stamp="$out/${CHARIOT_RUN:-$kind-$(date +%Y%m%d-%H%M%S)}"
 proto=uci
 new_opts=()
 old_opts=()
@@ -55,7 +68,7 @@ if [ -n "${CHARIOT_LOGS:-}" ]; then
   logs=(--log-dir "$stamp.logs")
 fi
 echo "sprt: $new vs $old, $game, [$elo0, $elo1] normalized Elo, $tc; output in $stamp.out" >&2
-"${pin[@]}" "$match" --game "$game" --tc "$tc" --games "$games" "${concurrency[@]}" \
+"${pin[@]}" "$match" --game "$game" "${limit[@]}" --games "$games" "${concurrency[@]}" \
   --sprt "$elo0" "$elo1" "${openings[@]}" ${CHARIOT_SEED:+--seed "$CHARIOT_SEED"} \
   --pgn "$stamp.pgn" --state "$stamp.state" "${logs[@]}" --verbose \
   "${adjudicate[@]}" \

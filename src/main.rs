@@ -118,6 +118,10 @@ enum Tool {
         /// of data).
         #[arg(long)]
         classic: bool,
+        /// Play with this network file instead of the embedded one (a candidate of the
+        /// learning line, `scripts/learn.sh`, once it has beaten the shipped network).
+        #[arg(long, value_name = "FILE", conflicts_with = "classic")]
+        net: Option<std::path::PathBuf>,
     },
     /// Count the legal move tree.
     Perft {
@@ -204,8 +208,29 @@ fn main() {
             verify_depth,
             verify_max_cp,
             classic,
+            net,
         }) => {
             let variant = Variant::from(variant);
+            let mut played_by = nets(classic);
+            if let Some(path) = net {
+                match chariot::nnue::load(&path.to_string_lossy()) {
+                    Ok(loaded) if loaded.variant == variant => {
+                        played_by.set(variant, Some(std::sync::Arc::new(loaded)))
+                    }
+                    Ok(loaded) => {
+                        eprintln!(
+                            "chariot datagen: '{}' is a {:?} network, not {variant:?}",
+                            path.display(),
+                            loaded.variant
+                        );
+                        std::process::exit(2);
+                    }
+                    Err(e) => {
+                        eprintln!("chariot datagen: {e}");
+                        std::process::exit(2);
+                    }
+                }
+            }
             let openings = match openings {
                 None => Vec::new(),
                 Some(path) => match std::fs::read_to_string(&path)
@@ -235,7 +260,7 @@ fn main() {
                 },
                 seed,
                 progress: true,
-                nets: nets(classic),
+                nets: played_by,
             };
             if let Err(e) = chariot::datagen::run(&settings) {
                 eprintln!("chariot datagen: {e}");
