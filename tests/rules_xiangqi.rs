@@ -23,8 +23,6 @@
 //!   Fairy-Stockfish judges the chase anyway (`chase_with_check`).
 //! - A pinned piece only chases its pinner in Chariot (its other captures are illegal);
 //!   Fairy-Stockfish does not look at the attacker's pin (`chase_pinned_attacker`).
-//! - Insufficient material: Chariot counts a soldier only once it has crossed the river;
-//!   Fairy-Stockfish counts any soldier (`uncrossed_soldier`).
 //!
 //! Cases under the `checkban` and `alwaysdraw` rule sets are marked `skip`: Fairy-Stockfish
 //! has only its own rules. Stalemate loses in both rule books, and both let a mate on the move

@@ -127,12 +127,13 @@ impl Position {
     }
 
     /// True when neither side has anything that can attack a general: no chariot, horse,
-    /// cannon, or soldier across the river.
+    /// cannon or soldier. A soldier still on its own side counts: it crosses in a few moves,
+    /// and general and soldier against a bare general win (Fairy-Stockfish and ElephantEye
+    /// count every soldier too).
     pub fn insufficient_material(&self) -> bool {
         !self.has_major(RED)
             && !self.has_major(BLACK)
-            && self.bb(RED, kind::SOLDIER) & BLACK_HALF == 0
-            && self.bb(BLACK, kind::SOLDIER) & RED_HALF == 0
+            && self.bb(RED, kind::SOLDIER) | self.bb(BLACK, kind::SOLDIER) == 0
     }
 
     /// Plies towards the natural move limit: the plies since the last capture, less each

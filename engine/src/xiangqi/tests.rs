@@ -448,8 +448,9 @@ fn move_limit_and_material() {
     g.set_move_limit(1);
     g.make(g.parse_move("a0a1").unwrap_or_default());
     assert_eq!(g.rule_score(1), Some(DRAW));
-    // Only defenders and uncrossed soldiers left: a draw. A crossed soldier plays on.
-    assert_eq!(game("3k5/4a4/9/9/9/9/P8/4B4/9/4K4 w").rule_score(0), Some(DRAW));
+    // Only defenders left: a draw. A soldier plays on, crossed or not (it will cross).
+    assert_eq!(game("3k5/4a4/9/9/9/9/9/4B4/9/4K4 w").rule_score(0), Some(DRAW));
+    assert_eq!(game("3k5/4a4/9/9/9/9/P8/4B4/9/4K4 w").rule_score(0), None);
     assert_eq!(game("3k5/4a4/9/P8/9/9/9/4B4/9/4K4 w").rule_score(0), None);
     assert!(Xiangqi::startpos().has_null_material());
     assert!(!game("3k5/4a4/9/P8/9/9/9/4B4/9/4K4 w").has_null_material());
