@@ -39,7 +39,7 @@ enum VariantArg {
 enum FormatArg {
     /// 40-byte records of the training positions (`nnue::data`).
     Records,
-    /// Whole games, a start and every move with its score, about 4.6 bytes a training
+    /// Whole games, a start and every move with its score, about 6 bytes a training
     /// position (`nnue::games`).
     Games,
 }

@@ -16,7 +16,7 @@
 //! check, positions whose best move is a capture (or promotion), and mate scores: the network
 //! learns quiet evaluations. The file holds 40-byte records of the kept positions ([`data`]),
 //! or, for a `.games` file or `--format games`, the whole games with every move's score and
-//! that choice marked ([`games`], about 4.6 bytes a training position): the same training
+//! that choice marked ([`games`], about 6 bytes a training position): the same training
 //! positions either way ([`sink`]).
 //!
 //! Games are numbered; game `i` is played from a random stream seeded by the seed and `i`

@@ -1,6 +1,6 @@
 //! The compact training data format: whole games, each a start position followed by every move
-//! played with its search score, about 4.6 bytes a training position (measured below) against
-//! the 40 of a [`data`] record.
+//! played with its search score: 4.6 bytes a move and about 6 a training position (measured
+//! below) against the 40 of a [`data`] record.
 //!
 //! It is Chariot's own, after the idea of viriformat (Viridithas's and Stormphrax's game
 //! format), not viriformat itself: viriformat packs a chess board and chess moves and knows
@@ -41,9 +41,12 @@
 //! appending to it again. Anything else out of place is [`GamesError::Corrupt`], naming the
 //! game and the byte.
 //!
-//! Measured on `chariot datagen --nodes 5000 --threads 1` (200 games each, seed 1): chess
-//! XX bytes a training position, xiangqi XX (a 40-byte record file of the same runs:
-//! 40).
+//! Measured on `chariot datagen --nodes 5000 --threads 1 --seed 1` (the first 60 chess and 49
+//! xiangqi games of a run of 200, stopped for time): chess 31,510 bytes for 6,769 moves and
+//! 5,188 training positions, 6.07 bytes a training position (4.66 a move); xiangqi 30,503 bytes
+//! for 6,659 moves and 5,212 positions, 5.85 (4.58 a move). The 4 bytes a move are most of it;
+//! the start FEN (65-70 bytes) and the header add 0.6 a move over games of 113-136 moves, and a
+//! quarter of the positions are stored but not trained on (in check, or a capture to play).
 //!
 //! [`data`]: crate::nnue::data
 //! [`datagen`]: crate::datagen
