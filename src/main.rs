@@ -34,6 +34,25 @@ enum VariantArg {
     Xiangqi,
 }
 
+/// `datagen --format`: what the file holds.
+#[derive(Copy, Clone, ValueEnum)]
+enum FormatArg {
+    /// 40-byte records of the training positions (`nnue::data`).
+    Records,
+    /// Whole games, a start and every move with its score, about 6 bytes a training
+    /// position (`nnue::games`).
+    Games,
+}
+
+impl From<FormatArg> for chariot::datagen::Format {
+    fn from(f: FormatArg) -> chariot::datagen::Format {
+        match f {
+            FormatArg::Records => chariot::datagen::Format::Records,
+            FormatArg::Games => chariot::datagen::Format::Games,
+        }
+    }
+}
+
 impl From<VariantArg> for Variant {
     fn from(v: VariantArg) -> Variant {
         match v {
@@ -72,7 +91,8 @@ enum Tool {
         seconds: u64,
     },
     /// Generate training data for the networks: self-play games at a fixed node budget per
-    /// move, appended to a file of 40-byte records (see `nnue::data`).
+    /// move, appended to a file of 40-byte records (see `nnue::data`) or, for a `.games` file,
+    /// of whole games (see `nnue::games`).
     Datagen {
         /// The game.
         #[arg(long, value_enum)]
@@ -80,6 +100,9 @@ enum Tool {
         /// The file to append to.
         #[arg(long)]
         out: std::path::PathBuf,
+        /// What the file holds (default: games for a `.games` file, else records).
+        #[arg(long, value_enum)]
+        format: Option<FormatArg>,
         /// Stop after this many games.
         #[arg(long, required_unless_present = "positions")]
         games: Option<u64>,
@@ -197,6 +220,7 @@ fn main() {
         Some(Tool::Datagen {
             variant,
             out,
+            format,
             games,
             positions,
             threads,
@@ -244,8 +268,10 @@ fn main() {
                     }
                 },
             };
+            let format = format.map_or_else(|| chariot::datagen::Format::of_path(&out), Into::into);
             let settings = chariot::datagen::Settings {
                 variant,
+                format,
                 out,
                 games,
                 positions,

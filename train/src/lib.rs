@@ -113,6 +113,9 @@ pub enum TrainError {
     /// A data file is not a whole number of records.
     #[error("{path}: {1} bytes is not a whole number of 40-byte records (truncated?)", path = .0.display())]
     Length(PathBuf, u64),
+    /// A `.games` file holds a damaged game.
+    #[error("{path}: {1}", path = .0.display())]
+    Games(PathBuf, chariot::nnue::games::GamesError),
     /// A record holds a bad field.
     #[error("{path}: record {1} (byte {offset}): {2}", path = .0.display(), offset = .1 * RECORD_BYTES as u64)]
     Record(PathBuf, u64, RecordError),
@@ -159,7 +162,8 @@ pub struct Options {
     /// The game: chess or xiangqi. Records of the other game are skipped.
     #[arg(long, value_parser = parse_variant)]
     pub variant: Variant,
-    /// A data file of 40-byte records (`chariot datagen`); repeat for several.
+    /// A data file of `chariot datagen`: 40-byte records, or whole games for a `.games` file;
+    /// repeat for several (the two kinds may be mixed).
     #[arg(long = "data", required = true, value_name = "FILE")]
     pub data: Vec<PathBuf>,
     /// Neurons per accumulator, a multiple of 16.
@@ -468,6 +472,14 @@ pub struct Report {
     pub valid_loss: f64,
 }
 
+/// Says which `.games` files ended in a game cut off mid-write: that game is skipped, and the
+/// complete ones before it are read, so a run stopped mid-write loses only its last game.
+fn print_cuts(loaded: &loader::Loaded) {
+    for (path, cut) in &loaded.cut {
+        println!("{}: {cut}: skipped", path.display());
+    }
+}
+
 /// Runs `chariot train`: loads, trains, writes the network and prints a check of it.
 pub fn run(opts: &Options) -> Result<Report, TrainError> {
     opts.check()?;
@@ -490,6 +502,7 @@ pub fn run(opts: &Options) -> Result<Report, TrainError> {
         started.elapsed().as_secs_f64(),
         loaded.skipped
     );
+    print_cuts(&loaded);
     // The split depends on the seed only, so a resumed run holds out the same positions.
     Rng::new(opts.seed, STREAM_SPLIT).shuffle(&mut loaded.samples);
     let separate: Vec<Sample>;
@@ -497,7 +510,9 @@ pub fn run(opts: &Options) -> Result<Report, TrainError> {
         let held = (loaded.samples.len() as f64 * opts.validation).round() as usize;
         loaded.samples.split_at(held.min(loaded.samples.len() - 1))
     } else {
-        separate = loader::load(&opts.valid_data, opts.variant, None)?.samples;
+        let valid = loader::load(&opts.valid_data, opts.variant, None)?;
+        print_cuts(&valid);
+        separate = valid.samples;
         println!(
             "validating on {} positions of {} other file(s)",
             separate.len(),

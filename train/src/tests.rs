@@ -6,6 +6,7 @@ use super::*;
 use chariot::chess::Chess;
 use chariot::game::{Game, MoveList, Side};
 use chariot::nnue::data::{Outcome, RECORD_BYTES, Record};
+use chariot::nnue::games::{Cut, GameRecord, GameWriter, MoveCode};
 use chariot::nnue::network::{InputMap, Layout, Network};
 use chariot::xiangqi::Xiangqi;
 
@@ -540,4 +541,94 @@ fn the_engine_evaluates_as_the_trainer_quantises() {
     // Kings walk to both wings in the bare positions, and castle across the middle.
     check::<Chess>(&[chariot::chess::START_FEN, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"], 3);
     check::<Xiangqi>(&[chariot::xiangqi::START_FEN], 4);
+}
+
+/// Random games from `fens` in the `.games` form, `count` of them, scored by the static
+/// evaluation, with the records their training positions make (from the fifth ply on, out of
+/// check, as a filter might choose).
+fn random_game_records<G: MoveCode>(
+    fens: &[&str],
+    count: usize,
+    seed: u64,
+) -> (Vec<GameRecord>, Vec<Record>) {
+    let mut rng = Rng::new(seed, 98);
+    let (mut games, mut records) = (Vec::new(), Vec::new());
+    let mut list = MoveList::new();
+    for _ in 0..count {
+        let fen = fens[rng.below(fens.len())];
+        let mut board = G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut game = GameRecord::new(&board);
+        game.result = [Outcome::Loss, Outcome::Draw, Outcome::Win][rng.below(3)];
+        for ply in 0..8 + rng.below(GAME_PLIES) {
+            board.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let m = list.as_slice()[rng.below(list.len())];
+            let kept = ply >= 4 && !board.in_check();
+            game.push(&board, m, board.evaluate(), kept);
+            if kept {
+                let r = Record::new(&board, board.evaluate(), game.result, ply as u32);
+                records.push(r.expect("at most 32 pieces"));
+            }
+            board.make(m);
+        }
+        games.push(game);
+    }
+    (games, records)
+}
+
+/// A `.games` file loads as the records its games replay to, in a list with a 40-byte file; a
+/// last game cut off mid-write is skipped and reported, a damaged game is an error naming the
+/// file, and the command trains on such a file.
+#[test]
+fn games_files_load_as_their_records_mixed_with_record_files() {
+    let dir = temp_dir("games");
+    let (chess_games, chess) = random_game_records::<Chess>(CHESS_FENS, 12, 3);
+    let (xiangqi_games, xiangqi) = random_game_records::<Xiangqi>(XIANGQI_FENS, 4, 3);
+    let mut writer = GameWriter::new(Vec::new());
+    for game in xiangqi_games.iter().chain(&chess_games) {
+        writer.write(game).expect("writable");
+    }
+    let bytes = writer.finish().expect("written");
+    let path = dir.join("mixed.games");
+    std::fs::write(&path, &bytes).expect("write");
+    let more = random_games::<Chess>(CHESS_FENS, 40, 8);
+    let data = dir.join("more.data");
+    write_records(&data, &more);
+    let loaded = loader::load(&[path.clone(), data.clone()], Variant::Chess, None).expect("loads");
+    assert_eq!(loaded.samples, samples(&[chess.clone(), more.clone()].concat()));
+    assert_eq!((loaded.skipped, loaded.cut.len()), (xiangqi.len() as u64, 0));
+    let capped =
+        loader::load(&[path.clone(), data.clone()], Variant::Chess, Some(7)).expect("loads");
+    assert_eq!(capped.samples, samples(&chess[..7]));
+    let loaded = loader::load(std::slice::from_ref(&path), Variant::Xiangqi, None).expect("loads");
+    assert_eq!(loaded.samples, samples(&xiangqi));
+
+    // The last game cut off: the others load, and the cut is reported.
+    let last = chess_games.last().expect("a game");
+    let last_len = last.to_bytes().expect("writable").len();
+    let cut = dir.join("cut.games");
+    std::fs::write(&cut, &bytes[..bytes.len() - 3]).expect("write");
+    let loaded = loader::load(std::slice::from_ref(&cut), Variant::Chess, None).expect("loads");
+    assert_eq!(loaded.samples, samples(&chess[..chess.len() - last.kept()]));
+    let offset = (bytes.len() - last_len) as u64;
+    assert_eq!(loaded.cut, vec![(cut, Cut { game: 15, offset })]);
+
+    // A damaged game names the file.
+    let mut damaged = bytes.clone();
+    damaged[offset as usize] = 0;
+    let bad = dir.join("damaged.games");
+    std::fs::write(&bad, &damaged).expect("write");
+    let err = loader::load(std::slice::from_ref(&bad), Variant::Chess, None).expect_err("damaged");
+    assert!(matches!(err, TrainError::Games(..)), "{err}");
+    assert!(err.to_string().contains("damaged.games") && err.to_string().contains("game 15"));
+
+    // `chariot train --data mixed.games --data more.data`.
+    let mut opts = Options::new(Variant::Chess, vec![path, data]);
+    (opts.hidden, opts.batch, opts.epochs) = (16, 128, 1);
+    opts.out = Some(dir.join("net.nnue"));
+    let report = run(&opts).expect("trains");
+    assert_eq!(report.trained + report.validated, chess.len() + more.len());
+    let _ = std::fs::remove_dir_all(&dir);
 }

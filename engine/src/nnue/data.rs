@@ -46,7 +46,7 @@ impl Outcome {
 }
 
 /// Why a record could not be read.
-#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
     /// A field holds a value outside its range.
     #[error("record field '{0}' holds {1}, which is out of range")]

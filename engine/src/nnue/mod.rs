@@ -1,6 +1,7 @@
 //! NNUE: an efficiently updatable neural network evaluation, and the data it learns from.
 //!
 //! - [`data`]: the training record format of `chariot datagen` and `chariot train`;
+//! - [`games`]: the compact training format, whole games with a score a move;
 //! - [`network`]: the inputs, the quantised weights and their file format;
 //! - [`accumulator`]: the first layer's sums, updated lazily move by move;
 //! - [`simd`]: the inner loops and the run-time choice of the CPU's vector path.
@@ -11,6 +12,7 @@
 
 pub mod accumulator;
 pub mod data;
+pub mod games;
 pub mod network;
 pub mod simd;
 
