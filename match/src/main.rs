@@ -372,6 +372,17 @@ fn main() -> ExitCode {
     let hours = summary.seconds / 3600.0;
     let rate = if hours > 0.0 { games as f64 / hours } else { 0.0 };
     println!("{games} games in {:.0} s ({rate:.0} games/hour)", summary.seconds);
+    let played: f64 = summary.records.iter().map(|(_, r)| r.seconds).sum();
+    let thinking: f64 = summary.records.iter().map(|(_, r)| r.thinking).sum();
+    let plies: usize = summary.records.iter().map(|(_, r)| r.moves.len()).sum();
+    if played > 0.0 && plies > 0 {
+        // What is not thinking is the runner's share, the most a faster runner could win back.
+        println!(
+            "{plies} plies in {played:.0} s of games: engines thinking {:.1}%, {:.2} ms a ply besides",
+            100.0 * thinking / played,
+            1000.0 * (played - thinking) / plies as f64
+        );
+    }
     match summary.verdict {
         Some(Verdict::H1) | Some(Verdict::H0) => println!("SPRT stopped the match"),
         _ if summary.stopped => println!("Stopped before the last game"),

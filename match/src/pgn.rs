@@ -388,6 +388,8 @@ mod tests {
             reason: "b loses on time".into(),
             fault: true,
             ponder: Default::default(),
+            seconds: 1.0,
+            thinking: 0.9,
         };
         let text = write(&record, &Header::default());
         assert!(text.contains("[Variant \"xiangqi\"]"), "{text}");

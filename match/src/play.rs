@@ -88,6 +88,11 @@ pub struct GameRecord {
     pub fault: bool,
     /// What pondering did in the game (all zero when neither engine ponders).
     pub ponder: PonderCounts,
+    /// The game's wall time from `ucinewgame` to its end, seconds.
+    pub seconds: f64,
+    /// How much of that the engines spent thinking (from each `go` to its `bestmove`), seconds:
+    /// the rest is the runner's and the pipes' (what a faster runner can win back).
+    pub thinking: f64,
 }
 
 /// Pondering's events in a game or a match, both engines together.
@@ -249,7 +254,10 @@ pub fn play_game<G: Rules>(
         reason: String::new(),
         fault: false,
         ponder: PonderCounts::default(),
+        seconds: 0.0,
+        thinking: 0.0,
     };
+    let started = std::time::Instant::now();
     let mut engines = [white, black];
 
     // Each engine is told of the new game; one that cannot start loses.
@@ -350,6 +358,7 @@ pub fn play_game<G: Rules>(
             }
         };
         let used = answer.elapsed.as_millis() as i64;
+        record.thinking += answer.elapsed.as_secs_f64();
         if let Some(floor) = forfeit_below {
             let clock = &mut clocks[us];
             clock.left_ms -= used;
@@ -440,6 +449,7 @@ pub fn play_game<G: Rules>(
     record.moves = referee.moves().to_vec();
     record.result = end.result;
     record.reason = end.reason;
+    record.seconds = started.elapsed().as_secs_f64();
     Ok(record)
 }
 
