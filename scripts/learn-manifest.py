@@ -23,7 +23,11 @@ NETS = os.environ.get("CHARIOT_NETS") or os.path.join(HERE, "nets")
 RECORD_BYTES = 40
 # The line's seeds start here, clear of the pool's (1001...) and the generations' (2...).
 FIRST_SEED = {"chess": 10001, "xiangqi": 20001}
-NAME = re.compile(r"^(chess|xiangqi)-([0-9a-f]{7})-s(\d+)\.data$")
+NAME = re.compile(r"^(chess|xiangqi)-([0-9a-f]{7})-s(\d+)\.(data|games)$")
+# A game of a .games file (engine/src/nnue/games.rs): magic, version, game, result, FEN length.
+GAME_MAGIC = 0xC7
+# Bit 15 of a move's code: a position datagen does not train on.
+SKIPPED = 0x8000
 
 
 def load(name):
@@ -62,7 +66,41 @@ def line_files(game, folder):
 
 
 def positions(path):
-    return os.path.getsize(path) // RECORD_BYTES
+    """Training positions in a file: whole 40-byte records, or a .games file's kept moves of
+    its complete games (counted once, then cached beside it by the file's size)."""
+    if path.endswith(".data"):
+        return os.path.getsize(path) // RECORD_BYTES
+    size = os.path.getsize(path)
+    cache = path + ".count"
+    if os.path.exists(cache):
+        cached_size, count = open(cache).read().split()
+        if int(cached_size) == size:
+            return int(count)
+    count = count_games(open(path, "rb").read())
+    with open(cache, "w") as f:
+        f.write("%d %d\n" % (size, count))
+    return count
+
+
+def count_games(data):
+    """The kept positions of the complete games in a .games file's bytes."""
+    total, at = 0, 0
+    while at + 5 <= len(data):
+        if data[at] != GAME_MAGIC:
+            sys.exit("learn-manifest: a .games file is damaged at byte %d" % at)
+        at += 5 + data[at + 4]
+        kept = 0
+        while at + 4 <= len(data):
+            code = data[at] | data[at + 1] << 8
+            if code == 0 and data[at + 2] == 0 and data[at + 3] == 0:
+                break
+            kept += not code & SKIPPED
+            at += 4
+        else:
+            return total  # the last game was cut off as it was written
+        total += kept
+        at += 4
+    return total
 
 
 def next_seed(game, folder):

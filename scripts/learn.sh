@@ -14,7 +14,9 @@
 #
 # The run stops cleanly at its deadline: the games under way when play ends are lost, every
 # finished one is kept. Settings (environment):
-#   CHARIOT_DATA       the line's data on this machine (default $HOME/nnue/line): GAME-COMMIT-sSEED.data
+#   CHARIOT_DATA       the line's data on this machine (default $HOME/nnue/line): GAME-COMMIT-sSEED.games,
+#                      whole games at about 6 bytes a training position (engine/src/nnue/games.rs;
+#                      the 40-byte .data files of earlier runs are read too)
 #   CHARIOT_CORES      the cores that play, e.g. "1" (default: every core)
 #   CHARIOT_BIN        the engine (default target/release/chariot, built from HEAD)
 #   CHARIOT_NODES      nodes a move in self-play (default 5000)
@@ -80,11 +82,11 @@ if [ "$play" -gt 0 ]; then
   seed=$($manifest seed "$game" "$data")
   pids=()
   for core in "${cores[@]}"; do
-    out=$data/$game-$commit-s$seed.data
+    out=$data/$game-$commit-s$seed.games
     files+=("$out")
     echo "learn: core $core plays seed $seed for $play s into $out" >&2
-    # SIGINT stops datagen mid-game: the records of finished games are on disk, the partial
-    # one is cut below.
+    # SIGINT stops datagen mid-game: the finished games are on disk; a game cut off as it was
+    # written is skipped by every reader (and cut by datagen before it appends again).
     timeout --signal=INT "$play" taskset -c "$core" nice -n "${CHARIOT_NICE:-5}" "$bin" datagen --variant "$game" \
       --out "$out" --positions "${CHARIOT_PLAY_POSITIONS:-1000000000}" --threads 1 --seed "$seed" --nodes "$nodes" \
       "${net_args[@]}" > "$out.log" 2>&1 &
@@ -94,8 +96,6 @@ if [ "$play" -gt 0 ]; then
   for pid in "${pids[@]}"; do wait "$pid" || true; done
   for out in "${files[@]}"; do
     [ -e "$out" ] || continue
-    bytes=$(stat -c %s "$out")
-    truncate -s $((bytes / 40 * 40)) "$out"
     $manifest file "$game" "$out" "$commit" "$player" "$parent" "$nodes" >> "$nets/data.toml"
   done
 fi
@@ -115,7 +115,7 @@ train() { # NAME INIT-ARGS... : trains, logs, appends the recipe row
     --buckets "$buckets" --batch 16384 --seed 1 --threads "$threads" --out "$out")
   # The log's first line is the command, with the data by file name: the recipe's command.
   echo "command: chariot train --variant $game ${window[*]##*/} $* --hidden $hidden --buckets $buckets --batch 16384 --seed 1 --threads $threads" |
-    sed -E "s# ($game-[0-9a-f]{7}-s[0-9]+\.data)# --data \1#g" > "$log"
+    sed -E "s# ($game-[0-9a-f]{7}-s[0-9]+\.(data|games))# --data \1#g" > "$log"
   "${cmd[@]}" | tee -a "$log" >&2
   $manifest network "$game" "$generation" "$name" "$log" $(($(date +%s) - t0)) "$commit" "$player" "$parent" \
     "${window[@]}" >> "$nets/recipes.toml"

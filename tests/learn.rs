@@ -63,19 +63,25 @@ fn a_learning_run_plays_trains_and_writes_its_rows() {
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "learn.sh failed:\n{log}");
 
-    // The data: one file of whole records, listed with the command that remakes it.
+    // The data: one file of whole games, listed with its training positions and the command
+    // that remakes it.
     let files: Vec<_> = std::fs::read_dir(&data)
         .expect("the data folder")
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".data"))
+        .filter(|name| name.ends_with(".games"))
         .collect();
     assert_eq!(files.len(), 1, "{files:?}");
-    let bytes = std::fs::metadata(data.join(&files[0])).expect("data file").len();
-    assert!(bytes > 0 && bytes % 40 == 0, "{bytes} bytes");
     let manifest = std::fs::read_to_string(nets.join("data.toml")).expect("data.toml");
-    assert!(manifest.contains(&format!("name = \"{}\"", files[0])), "{manifest}");
-    assert!(manifest.contains(&format!("positions = {}", bytes / 40)), "{manifest}");
+    let row = manifest.split("[[file]]").last().expect("a [[file]] row");
+    assert!(row.contains(&format!("name = \"{}\"", files[0])), "{manifest}");
+    let positions: u64 = row
+        .lines()
+        .find_map(|l| l.strip_prefix("positions = "))
+        .and_then(|n| n.parse().ok())
+        .expect("a position count");
+    assert!(positions >= 3000, "{row}");
+    assert!(row.contains(&format!("--positions {positions} ")), "{row}");
 
     // Both candidates: the line's newest network, and the one from random weights, whose
     // loss falls.
