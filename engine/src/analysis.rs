@@ -217,7 +217,11 @@ pub fn limits(limit: BenchLimit) -> Limits {
 
 /// Searches `board` once within `limit` in `session`: the session's one way of running a
 /// search. A position without a legal move gets the rules' score and no move.
-pub fn search<G: Inspect + Networked>(session: &mut Session, board: &G, limit: BenchLimit) -> Searched {
+pub fn search<G: Inspect + Networked>(
+    session: &mut Session,
+    board: &G,
+    limit: BenchLimit,
+) -> Searched {
     let mut legal = MoveList::new();
     board.legal_moves(&mut legal);
     if legal.is_empty() {
@@ -263,16 +267,8 @@ pub fn analyse<G: Inspect + Networked>(
         let chance = if chosen { best_chance } else { chance(played, G::UNITS_PER_CP) };
         let cp = |s: Score| (s / G::UNITS_PER_CP).clamp(-LOSS_CAP_CP, LOSS_CAP_CP);
         let loss_cp = if chosen { 0 } else { (cp(best_score) - cp(played)).clamp(0, LOSS_CAP_CP) };
-        let mut ply = Ply {
-            mv,
-            side,
-            before,
-            after: played,
-            best_chance,
-            chance,
-            loss_cp,
-            judgement: None,
-        };
+        let mut ply =
+            Ply { mv, side, before, after: played, best_chance, chance, loss_cp, judgement: None };
         ply.judgement = Judgement::of(ply.drop());
         analysis.plies.push(ply);
         before = after;

@@ -195,7 +195,15 @@ fn run_game<G: Inspect + Networked + Notation>(
 ) -> Review {
     let analysis = analyse(session, start, &replay.moves, options.limit(), &mut || progress.tick());
     let error = replay.error.as_ref().map(ToString::to_string);
-    review::review(file, &prepared.raw, start, replay.script, &analysis, error, &options.annotator())
+    review::review(
+        file,
+        &prepared.raw,
+        start,
+        replay.script,
+        &analysis,
+        error,
+        &options.annotator(),
+    )
 }
 
 /// Runs the command; the exit status (0, or 1 when any input or output failed).
@@ -220,13 +228,14 @@ pub fn run(options: &Options) -> i32 {
         eprintln!("chariot analyse: cannot create '{}': {e}", dir.display());
         return 1;
     }
-    let mut session = match Session::new(options.hash.max(1), options.threads.max(1), Networks::embedded()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("chariot analyse: cannot start the search threads: {e}");
-            return 1;
-        }
-    };
+    let mut session =
+        match Session::new(options.hash.max(1), options.threads.max(1), Networks::embedded()) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("chariot analyse: cannot start the search threads: {e}");
+                return 1;
+            }
+        };
     let files: Vec<Loaded> = options.files.iter().map(|p| load(p, variant)).collect();
     let all = files.iter().filter_map(|f| f.games.as_ref().ok());
     let (games, positions) = all.fold((0, 0), |(g, p), games| {
@@ -256,7 +265,9 @@ pub fn run(options: &Options) -> i32 {
             };
             let args = (&mut session, file.name.as_str(), prepared);
             let review = match start {
-                Start::Chess(b) => run_game(args.0, args.1, args.2, b, replay, options, &mut progress),
+                Start::Chess(b) => {
+                    run_game(args.0, args.1, args.2, b, replay, options, &mut progress)
+                }
                 Start::Xiangqi(b) => {
                     run_game(args.0, args.1, args.2, b, replay, options, &mut progress)
                 }

@@ -50,11 +50,10 @@ pub fn write(review: &Review) -> String {
         let ply = review.first_ply as usize + i;
         let number = ply / 2 + 1;
         // Every move follows a comment, so a second side's move is numbered too.
-        tokens.push(if ply % 2 == 0 { format!("{number}.") } else { format!("{number}...") });
-        tokens.push(entry.text.clone());
-        if let Some(j) = entry.judgement {
-            tokens.push(format!("${}", j.nag()));
-        }
+        // The number, the move and its NAG stay on one line.
+        let dots = if ply % 2 == 0 { "." } else { "..." };
+        let nag = entry.judgement.map(|j| format!(" ${}", j.nag())).unwrap_or_default();
+        tokens.push(format!("{number}{dots} {}{nag}", entry.text));
         let mut text = format!("[%eval {}]", eval_text(entry.verdict));
         if let Some(best) = &entry.best {
             text.push_str(&format!(" best: {best}"));

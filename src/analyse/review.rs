@@ -69,7 +69,8 @@ impl Review {
 }
 
 /// The tags the analysis writes for each side (PGN's colour names: `WhiteAccuracy`...).
-pub const SIDE_TAGS: [&str; 5] = ["Accuracy", "AverageLoss", "Inaccuracies", "Mistakes", "Blunders"];
+pub const SIDE_TAGS: [&str; 5] =
+    ["Accuracy", "AverageLoss", "Inaccuracies", "Mistakes", "Blunders"];
 
 /// The review of `raw`'s game, played from `start` with `script`, analysed as `analysis` says;
 /// `error` is the reader's, when the game stopped short.
@@ -108,7 +109,8 @@ pub fn review<G: Notation>(
         }
         None => 0.5,
     };
-    let summary = [Summary::of(&analysis.plies, Side::First), Summary::of(&analysis.plies, Side::Second)];
+    let summary =
+        [Summary::of(&analysis.plies, Side::First), Summary::of(&analysis.plies, Side::Second)];
     // A game cut short has no result yet.
     let result = match (&error, &raw.result) {
         (None, Some(r)) => r.clone(),
@@ -117,9 +119,9 @@ pub fn review<G: Notation>(
     };
     let ours = |name: &str| {
         name.eq_ignore_ascii_case("Annotator")
-            || ["White", "Black", "Red"].iter().any(|side| {
-                name.strip_prefix(side).is_some_and(|rest| SIDE_TAGS.contains(&rest))
-            })
+            || ["White", "Black", "Red"]
+                .iter()
+                .any(|side| name.strip_prefix(side).is_some_and(|rest| SIDE_TAGS.contains(&rest)))
     };
     let mut tags: Vec<(String, String)> =
         raw.tags.iter().filter(|(n, _)| !ours(n)).cloned().collect();
@@ -172,7 +174,8 @@ pub fn eval_text(v: Verdict) -> String {
 
 /// A side's summary in one line for people.
 pub fn summary_text(name: &str, s: &Summary) -> String {
-    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     format!(
         "{name} accuracy {:.1}%, average loss {:.0}, {}, {}, {}",
         s.accuracy,

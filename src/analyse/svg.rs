@@ -56,7 +56,13 @@ pub fn write(review: &Review) -> String {
     for (i, m) in review.moves.iter().enumerate() {
         let Some(j) = m.judgement else { continue };
         let ply = review.first_ply as usize + i;
-        let label = format!("{}{} {} ({})", ply / 2 + 1, if ply % 2 == 0 { "." } else { "..." }, m.text, j.name());
+        let label = format!(
+            "{}{} {} ({})",
+            ply / 2 + 1,
+            if ply % 2 == 0 { "." } else { "..." },
+            m.text,
+            j.name()
+        );
         out.push_str(&format!(
             "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"{}\"><title>{}</title></circle>\n",
             x(i + 1),
@@ -67,10 +73,7 @@ pub fn write(review: &Review) -> String {
     }
     let font = "font-family=\"sans-serif\" font-size=\"12\"";
     out.push_str(&format!("<text x=\"{MARGIN}\" y=\"18\" {font}>{}</text>\n", escape(&title)));
-    out.push_str(&format!(
-        "<text x=\"{MARGIN}\" y=\"{:.0}\" {font}>ply 0</text>\n",
-        HEIGHT - 10.0
-    ));
+    out.push_str(&format!("<text x=\"{MARGIN}\" y=\"{:.0}\" {font}>ply 0</text>\n", HEIGHT - 10.0));
     out.push_str(&format!(
         "<text x=\"{:.0}\" y=\"{:.0}\" {font} text-anchor=\"end\">ply {}</text>\n",
         WIDTH - MARGIN,

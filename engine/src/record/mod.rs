@@ -147,6 +147,8 @@ impl Splitter {
         let digits = word.bytes().take_while(u8::is_ascii_digit).count();
         let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
         let word = if digits > 0 && dots > 0 { &word[digits + dots..] } else { word.as_str() };
+        // Annotations glued to a move (`a6!?`) are the annotator's, not the move's.
+        let word = if word.len() > 2 { word.trim_end_matches(['!', '?']) } else { word };
         let annotation = word.bytes().all(|b| b == b'!' || b == b'?');
         if word.is_empty() || annotation || word.starts_with('$') {
             return;
@@ -183,9 +185,11 @@ impl Splitter {
                     text.push(c);
                 }
                 ']' if !quoted => {
-                    let (name, value) = text.trim().split_once(char::is_whitespace).unwrap_or((&text, ""));
+                    let (name, value) =
+                        text.trim().split_once(char::is_whitespace).unwrap_or((&text, ""));
                     let value = value.trim();
-                    let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+                    let value =
+                        value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
                     self.game.tags.push((name.trim().to_string(), value.to_string()));
                     return true;
                 }
@@ -279,7 +283,12 @@ pub fn start(raw: &Raw, default: Option<Variant>) -> Result<Start, ReadError> {
                 (Variant::Chess, true)
             }
             "xiangqi" | "chinese chess" | "chinese" => (Variant::Xiangqi, false),
-            _ => return Err(ReadError::Variant { game, name: raw.tag("Variant").unwrap_or("").to_string() }),
+            _ => {
+                return Err(ReadError::Variant {
+                    game,
+                    name: raw.tag("Variant").unwrap_or("").to_string(),
+                });
+            }
         },
         None if raw.tag("Game").is_some_and(|g| g.eq_ignore_ascii_case("chinese chess")) => {
             (Variant::Xiangqi, false)

@@ -85,7 +85,13 @@ enum Wanted {
     /// Castling, long (queen's side) or short.
     Castle { long: bool },
     /// A piece of `kind` going to `to`, from the file and rank given, promoting as said.
-    Piece { kind: usize, file: Option<usize>, rank: Option<usize>, to: usize, promote: Option<usize> },
+    Piece {
+        kind: usize,
+        file: Option<usize>,
+        rank: Option<usize>,
+        to: usize,
+        promote: Option<usize>,
+    },
 }
 
 /// Reads the shape of a SAN text; `None` when it is none.
@@ -97,7 +103,8 @@ fn shape(text: &str) -> Option<Wanted> {
         "O-O-O" | "0-0-0" | "o-o-o" => return Some(Wanted::Castle { long: true }),
         _ => {}
     }
-    let mut chars: Vec<char> = bare.chars().filter(|c| !matches!(c, 'x' | ':' | '-')).collect();
+    let mut chars: Vec<char> =
+        bare.chars().filter(|c| !matches!(c, 'x' | ':' | '-' | '(' | ')')).collect();
     let kind = match chars.first().and_then(|c| LETTERS.iter().position(|l| l == c)) {
         Some(k) => {
             chars.remove(0);
@@ -116,7 +123,7 @@ fn shape(text: &str) -> Option<Wanted> {
             chars.pop();
         }
     }
-    chars.retain(|&c| !matches!(c, '(' | ')' | '='));
+    chars.retain(|&c| c != '=');
     if chars.len() < 2 || chars.len() > 4 {
         return None;
     }
@@ -141,9 +148,7 @@ pub fn read(board: &Chess, text: &str) -> Result<Move, MoveError> {
     let mut list = MoveList::new();
     board.legal_moves(&mut list);
     let fits = |m: Move| match wanted {
-        Wanted::Castle { long } => {
-            flag(m) == CASTLE && (to_sq(m) % 8 < from_sq(m) % 8) == long
-        }
+        Wanted::Castle { long } => flag(m) == CASTLE && (to_sq(m) % 8 < from_sq(m) % 8) == long,
         Wanted::Piece { kind, file, rank, to, promote } => {
             flag(m) != CASTLE
                 && board.moved_piece(m) % 6 == kind

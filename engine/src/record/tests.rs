@@ -39,13 +39,13 @@ fn a_cut_file_says_where_it_ended() {
 
 #[test]
 fn replay_names_the_bad_move() {
-    let games = split("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe9 *\n\n1. d4 Zz9 *\n");
+    let games = split("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe7 *\n\n1. d4 Zz9 *\n");
     let Start::Chess(board) = start(&games[0], None).expect("chess") else { panic!() };
     let r = replay(&games[0], &board);
     assert_eq!(r.moves.len(), 6);
     assert_eq!(
         r.error.map(|e| e.to_string()).as_deref(),
-        Some("game 1, move 4. Nxe9: not a legal move in this position")
+        Some("game 1, move 4. Nxe7: not a legal move in this position")
     );
     let r = replay(&games[1], &board);
     assert_eq!(
