@@ -91,7 +91,7 @@ fn the_xiangqi_blunder_is_marked_and_reads_back() {
     assert_eq!(games[0].moves, ["a0a1", "h9g7", "a1b1", "b7b1"]);
     assert_eq!(games[0].tag("Variant"), Some("xiangqi"));
     let Ok(Start::Xiangqi(board)) = record::start(&games[0], None) else { panic!("xiangqi") };
-    let replay = record::replay(&games[0], &board);
+    let replay = record::replay(&games[0], board.as_ref());
     assert!(replay.error.is_none(), "{:?}", replay.error);
     assert_eq!(replay.moves.len(), 4);
     assert_eq!(text.matches("[%eval ").count(), 4, "{text}");

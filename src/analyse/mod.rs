@@ -143,7 +143,7 @@ fn load(path: &Path, variant: Option<Variant>) -> Loaded {
                 let game = record::start(&raw, variant).map(|start| {
                     let replay = match &start {
                         Start::Chess(b) => record::replay(&raw, b),
-                        Start::Xiangqi(b) => record::replay(&raw, b),
+                        Start::Xiangqi(b) => record::replay(&raw, b.as_ref()),
                     };
                     (start, replay)
                 });
@@ -263,13 +263,14 @@ pub fn run(options: &Options) -> i32 {
                     continue;
                 }
             };
-            let args = (&mut session, file.name.as_str(), prepared);
+            let name = file.name.as_str();
             let review = match start {
                 Start::Chess(b) => {
-                    run_game(args.0, args.1, args.2, b, replay, options, &mut progress)
+                    run_game(&mut session, name, prepared, b, replay, options, &mut progress)
                 }
                 Start::Xiangqi(b) => {
-                    run_game(args.0, args.1, args.2, b, replay, options, &mut progress)
+                    let b = b.as_ref();
+                    run_game(&mut session, name, prepared, b, replay, options, &mut progress)
                 }
             };
             if let Err(e) = sink.write(&review, &file.path) {

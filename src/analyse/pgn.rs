@@ -51,7 +51,7 @@ pub fn write(review: &Review) -> String {
         let number = ply / 2 + 1;
         // Every move follows a comment, so a second side's move is numbered too.
         // The number, the move and its NAG stay on one line.
-        let dots = if ply % 2 == 0 { "." } else { "..." };
+        let dots = if ply.is_multiple_of(2) { "." } else { "..." };
         let nag = entry.judgement.map(|j| format!(" ${}", j.nag())).unwrap_or_default();
         tokens.push(format!("{number}{dots} {}{nag}", entry.text));
         let mut text = format!("[%eval {}]", eval_text(entry.verdict));

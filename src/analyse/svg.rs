@@ -59,7 +59,7 @@ pub fn write(review: &Review) -> String {
         let label = format!(
             "{}{} {} ({})",
             ply / 2 + 1,
-            if ply % 2 == 0 { "." } else { "..." },
+            if ply.is_multiple_of(2) { "." } else { "..." },
             m.text,
             j.name()
         );

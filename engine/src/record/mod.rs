@@ -266,8 +266,8 @@ pub fn split(text: &str) -> Vec<Raw> {
 pub enum Start {
     /// A chess game (Chess960 notation on when its `Variant` tag says so).
     Chess(Chess),
-    /// A xiangqi game.
-    Xiangqi(Xiangqi),
+    /// A xiangqi game (boxed: its board is three times a chess board's).
+    Xiangqi(Box<Xiangqi>),
 }
 
 /// The game's first position: the game from its `Variant` tag (or `Game "Chinese Chess"`, or
@@ -310,10 +310,10 @@ pub fn start(raw: &Raw, default: Option<Variant>) -> Result<Start, ReadError> {
             }
             Start::Chess(board)
         }
-        Variant::Xiangqi => Start::Xiangqi(match fen {
+        Variant::Xiangqi => Start::Xiangqi(Box::new(match fen {
             Some(f) => Xiangqi::from_fen(f).map_err(|e| bad(e.to_string()))?,
             None => Xiangqi::startpos(),
-        }),
+        })),
     })
 }
 
@@ -332,7 +332,7 @@ pub struct Replay {
 /// `5. Nxf7` or `5... Qg5`.
 pub fn label(first_ply: u32, index: usize, token: &str) -> String {
     let ply = first_ply as usize + index;
-    let dots = if ply % 2 == 0 { "." } else { "..." };
+    let dots = if ply.is_multiple_of(2) { "." } else { "..." };
     format!("{}{dots} {token}", ply / 2 + 1)
 }
 

@@ -61,7 +61,7 @@ fn the_game_comes_from_the_tags() {
     let fen = format!("[FEN \"{}\"]\n1. 炮二平五 *\n", crate::xiangqi::START_FEN);
     let x = split(&fen)[0].clone();
     let Ok(Start::Xiangqi(board)) = start(&x, None) else { panic!("xiangqi by its FEN") };
-    let r = replay(&x, &board);
+    let r = replay(&x, board.as_ref());
     assert_eq!((r.moves.len(), r.script), (1, Script::Names));
     let plain = split("1. h2e2 *\n")[0].clone();
     assert!(matches!(start(&plain, Some(Variant::Xiangqi)), Ok(Start::Xiangqi(_))));
