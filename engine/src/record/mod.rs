@@ -86,8 +86,9 @@ pub enum ReadError {
         /// The tag's value.
         name: String,
     },
-    /// The `FEN` tag is not a position of the game.
-    #[error("game {game}: FEN tag '{}': {why}", excerpt(.fen))]
+    /// The `FEN` tag is not a position of the game (the reason quotes what is wrong in it,
+    /// so the message does not quote the tag again).
+    #[error("game {game}: FEN tag: {why}")]
     Fen {
         /// The game's number in its file.
         game: usize,
