@@ -175,6 +175,15 @@ fn chinese_notation_gives_the_analysis_of_its_iccs_twin() {
     let keys = ["file", "move", "best"];
     assert_eq!(without(&a, &keys), without(&b, &keys));
     assert_eq!(a.lines().count(), 1);
+    // Each line is JSON, where python3 is at hand to say so.
+    let check = "import json, sys\nfor line in sys.stdin: json.loads(line)";
+    if let Ok(mut child) =
+        Command::new("python3").args(["-c", check]).stdin(std::process::Stdio::piped()).spawn()
+    {
+        use std::io::Write;
+        child.stdin.take().expect("stdin").write_all(b.as_bytes()).expect("write");
+        assert!(child.wait().expect("python3").success(), "not JSON: {b}");
+    }
 }
 
 /// Checks that `svg` is well formed as far as its tags go: every tag opened is closed in
