@@ -1,5 +1,7 @@
 //! The `chariot` command: the protocol loop, or one of the command-line tools.
 
+mod analyse;
+
 use chariot::bench;
 use chariot::engine::Engine;
 use chariot::game::Variant;
@@ -146,6 +148,9 @@ enum Tool {
         #[arg(long, value_name = "FILE", conflicts_with = "classic")]
         net: Option<std::path::PathBuf>,
     },
+    /// Analyse whole games (chess PGN, xiangqi records): every move's evaluation, the
+    /// inaccuracies, mistakes and blunders marked, each side summed up.
+    Analyse(analyse::Options),
     /// Count the legal move tree.
     Perft {
         /// The game (default: xiangqi for a 10-rank FEN, else chess).
@@ -315,6 +320,7 @@ fn main() {
                 std::process::exit(2);
             }
         }
+        Some(Tool::Analyse(options)) => std::process::exit(analyse::run(&options)),
         Some(Tool::Train(options)) => {
             if let Err(e) = chariot_train::run(&options) {
                 eprintln!("chariot train: {e}");

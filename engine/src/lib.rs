@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod analysis;
 pub mod bench;
 pub mod book;
 pub mod chess;
@@ -22,6 +23,7 @@ pub mod game;
 pub mod nnue;
 pub mod options;
 pub mod protocol;
+pub mod record;
 pub mod report;
 pub mod rng;
 pub mod search;

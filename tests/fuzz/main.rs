@@ -1,5 +1,6 @@
 //! Fuzz targets for every text parser, on stable Rust: chess and xiangqi FEN, move text, a UCI
-//! line, a UCCI line, `setoption` values, and whole sessions through the controller.
+//! line, a UCCI line, `setoption` values, game records (`chariot analyse`), and whole sessions
+//! through the controller.
 //!
 //! Each target is a test that generates inputs from a seed (grammar-aware generation and
 //! mutation of valid seeds, see `fuzz/input.rs`), checks properties on each, and runs for
@@ -19,6 +20,7 @@ use chariot::engine::board::{Board, variant_of_fen};
 use chariot::game::{Game, Inspect, MoveList, Variant};
 use chariot::options::{self, Effect, Kind, Settings, Value};
 use chariot::protocol::{ucci, uci};
+use chariot::record::{self, Notation, Start as RecordStart};
 use chariot::search::signals::Signals;
 use chariot::search::time::Budget;
 use chariot::xiangqi::Xiangqi;
@@ -277,6 +279,65 @@ fn check_moves<G: Inspect>(fen: &str, texts: &[String]) -> Result<(), String> {
         }
     }
     exercise(&g)
+}
+
+/// Records `chariot analyse` reads, to mutate: chess with comments, a variation, NAGs and a
+/// FEN; xiangqi in ICCS and in Chinese notation.
+const RECORDS: [&str; 3] = [
+    "[Event \"a\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n1. O-O {c} O-O-O (1... Kf7) 2. Rab1 $1 Rd1 3. Rxd1 *\n",
+    "[Variant \"xiangqi\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 1-0\n",
+    "[Game \"Chinese Chess\"]\n\n1. 炮二平五 马8进7 2. 马二进三 车9平8 *\n",
+];
+
+/// A record: each game read, set up and replayed; the moves replayed written and read back
+/// to the same move; every fault a short line.
+fn check_record(parts: &[String]) -> Result<(), String> {
+    fn round_trip<G: Notation>(start: &G, replay: &record::Replay) -> Result<(), String> {
+        let mut board = start.clone();
+        for &m in &replay.moves {
+            let text = board.write_move(m, replay.script);
+            match board.read_move(&text) {
+                Ok((again, _)) if again == m => board.make(m),
+                other => return Err(format!("{} {text:?} reads back as {other:?}", board.fen())),
+            }
+        }
+        Ok(())
+    }
+    for raw in record::split(parts.first().map_or("", String::as_str)) {
+        match record::start(&raw, None) {
+            Ok(RecordStart::Chess(b)) => {
+                let replay = record::replay(&raw, &b);
+                round_trip(&b, &replay)?;
+                if let Some(e) = replay.error {
+                    short("record", &e.to_string())?;
+                }
+            }
+            Ok(RecordStart::Xiangqi(b)) => {
+                let replay = record::replay(&raw, b.as_ref());
+                round_trip(b.as_ref(), &replay)?;
+                if let Some(e) = replay.error {
+                    short("record", &e.to_string())?;
+                }
+            }
+            Err(e) => short("record", &e.to_string())?,
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn fuzz_record() {
+    fuzz(
+        "fuzz_record",
+        |rng| {
+            let seed = *rng.pick(&RECORDS);
+            let other = *rng.pick(&RECORDS);
+            let alphabet: Vec<char> =
+                "[]{}()\";$.!?+#-=0123456789abcdefghiNBRQKO炮马车进退平八 \n".chars().collect();
+            vec![input::mutate(rng, seed, &alphabet, other)]
+        },
+        check_record,
+    );
 }
 
 #[test]
