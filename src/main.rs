@@ -274,7 +274,7 @@ fn main() {
                 },
             };
             let format = format.map_or_else(|| chariot::datagen::Format::of_path(&out), Into::into);
-            let settings = chariot::datagen::Settings {
+            let settings = chariot::datagen::Plan {
                 variant,
                 format,
                 out,

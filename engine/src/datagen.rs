@@ -32,7 +32,7 @@
 use crate::chess::Chess;
 use crate::command::{Genfens, Limits};
 use crate::game::{Game, Inspect, MATE_BOUND, Move, MoveList, Side, Variant};
-use crate::nnue::data::{Outcome, Record};
+use crate::nnue::data::{GameResult, Record};
 use crate::nnue::games::{GameRecord, MoveCode};
 use crate::nnue::{Networked, Networks};
 use crate::rng::Stream;
@@ -155,7 +155,7 @@ impl Default for Starts {
 
 /// What to generate.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct Plan {
     /// The game.
     pub variant: Variant,
     /// The file to append to.
@@ -300,18 +300,18 @@ impl Player {
 
 /// How a game ended, from white's (red's) view, if it did; `list` is left holding the legal
 /// moves.
-fn verdict<G: Game>(board: &mut G, list: &mut MoveList) -> Option<Outcome> {
+fn verdict<G: Game>(board: &mut G, list: &mut MoveList) -> Option<GameResult> {
     let stm_wins = |stm: Side, won: bool| match (stm, won) {
-        (Side::First, true) | (Side::Second, false) => Outcome::Win,
-        _ => Outcome::Loss,
+        (Side::First, true) | (Side::Second, false) => GameResult::Win,
+        _ => GameResult::Loss,
     };
     let stm = board.side_to_move();
     board.legal_moves(list);
     if list.is_empty() {
         let score = board.no_move_score(0);
-        return Some(if score == 0 { Outcome::Draw } else { stm_wins(stm, score > 0) });
+        return Some(if score == 0 { GameResult::Draw } else { stm_wins(stm, score > 0) });
     }
-    board.rule_score(0).map(|s| if s == 0 { Outcome::Draw } else { stm_wins(stm, s > 0) })
+    board.rule_score(0).map(|s| if s == 0 { GameResult::Draw } else { stm_wins(stm, s > 0) })
 }
 
 impl Player {
@@ -392,7 +392,7 @@ fn draw_start<G: Inspect + Networked>(
 
 /// Plays game number `index`: its records and the game, result set.
 fn play_game<G: Inspect + Networked + MoveCode>(
-    settings: &Settings,
+    settings: &Plan,
     player: &mut Player,
     index: u64,
 ) -> Played {
@@ -410,31 +410,31 @@ fn play_game<G: Inspect + Networked + MoveCode>(
             break v;
         }
         if ply >= MAX_GAME_PLIES {
-            break Outcome::Draw;
+            break GameResult::Draw;
         }
         let Some((score, best)) = player.search(&board, list.as_slice()) else {
-            break Outcome::Draw;
+            break GameResult::Draw;
         };
         let stm = board.side_to_move();
         let white = if stm == Side::First { score } else { -score };
         if white.abs() >= MATE_BOUND {
-            break if white > 0 { Outcome::Win } else { Outcome::Loss };
+            break if white > 0 { GameResult::Win } else { GameResult::Loss };
         }
         win_run = if white >= WIN_CP * unit { win_run + 1 } else { 0 };
         loss_run = if white <= -WIN_CP * unit { loss_run + 1 } else { 0 };
         draw_run = if ply >= DRAW_PLY && white.abs() <= DRAW_CP * unit { draw_run + 1 } else { 0 };
         if win_run >= WIN_PLIES {
-            break Outcome::Win;
+            break GameResult::Win;
         }
         if loss_run >= WIN_PLIES {
-            break Outcome::Loss;
+            break GameResult::Loss;
         }
         if draw_run >= DRAW_PLIES {
-            break Outcome::Draw;
+            break GameResult::Draw;
         }
         // The filter of the training positions; the game records its choice with the move.
         let record = (!board.in_check() && !board.is_tactical(best))
-            .then(|| Record::new(&board, score, Outcome::Draw, ply).ok())
+            .then(|| Record::new(&board, score, GameResult::Draw, ply).ok())
             .flatten();
         game.push(&board, best, score, record.is_some());
         records.extend(record);
@@ -449,7 +449,7 @@ fn play_game<G: Inspect + Networked + MoveCode>(
 }
 
 /// Games finished out of order, waiting for the ones before them.
-struct Shelf {
+struct Pending {
     next: u64,
     waiting: BTreeMap<u64, Played>,
     summary: Summary,
@@ -457,14 +457,14 @@ struct Shelf {
 }
 
 /// Generates games into `settings.out` (appending) and returns what was written.
-pub fn run(settings: &Settings) -> Result<Summary, String> {
+pub fn run(settings: &Plan) -> Result<Summary, String> {
     match settings.variant {
         Variant::Chess => run_game::<Chess>(settings),
         Variant::Xiangqi => run_game::<Xiangqi>(settings),
     }
 }
 
-fn run_game<G: Inspect + Networked + MoveCode>(settings: &Settings) -> Result<Summary, String> {
+fn run_game<G: Inspect + Networked + MoveCode>(settings: &Plan) -> Result<Summary, String> {
     if settings.games.is_none() && settings.positions.is_none() {
         return Err("give --games or --positions".to_string());
     }
@@ -472,7 +472,7 @@ fn run_game<G: Inspect + Networked + MoveCode>(settings: &Settings) -> Result<Su
     let path = &settings.out;
     let file = settings.format.open(path)?;
     let file = Mutex::new(std::io::BufWriter::new(file));
-    let shelf = Mutex::new(Shelf {
+    let shelf = Mutex::new(Pending {
         next: 0,
         waiting: BTreeMap::new(),
         summary: Summary::default(),
@@ -525,9 +525,9 @@ fn run_game<G: Inspect + Networked + MoveCode>(settings: &Settings) -> Result<Su
                         s.games += 1;
                         s.positions += played.records.len() as u64;
                         let slot = match played.game.result {
-                            Outcome::Win => 0,
-                            Outcome::Draw => 1,
-                            Outcome::Loss => 2,
+                            GameResult::Win => 0,
+                            GameResult::Draw => 1,
+                            GameResult::Loss => 2,
                         };
                         s.results[slot] += 1;
                         shelf.next += 1;
@@ -618,7 +618,7 @@ pub fn genfens(
 }
 
 /// True when every game has been handed out (the threads are finishing their last ones).
-fn scope_finished(next_game: &AtomicU64, settings: &Settings) -> bool {
+fn scope_finished(next_game: &AtomicU64, settings: &Plan) -> bool {
     settings.games.is_some_and(|g| next_game.load(Relaxed) >= g)
 }
 

@@ -5,7 +5,7 @@ use super::net::{self, Adam, Checkpoint, Net, Rng, Scratch};
 use super::*;
 use chariot::chess::Chess;
 use chariot::game::{Game, MoveList, Side};
-use chariot::nnue::data::{Outcome, RECORD_BYTES, Record};
+use chariot::nnue::data::{GameResult, RECORD_BYTES, Record};
 use chariot::nnue::games::{Cut, GameRecord, GameWriter, MoveCode};
 use chariot::nnue::network::{InputMap, Layout, Network};
 use chariot::xiangqi::Xiangqi;
@@ -46,16 +46,16 @@ pub(super) fn random_games<G: Game>(fens: &[&str], count: usize, seed: u64) -> V
             }
             board.make(list.as_slice()[rng.below(list.len())]);
             if ply >= 4 && out.len() < count {
-                let r = Record::new(&board, board.evaluate(), Outcome::Draw, ply as u32);
+                let r = Record::new(&board, board.evaluate(), GameResult::Draw, ply as u32);
                 out.push(r.expect("at most 32 pieces"));
             }
         }
         let eval = board.evaluate();
         let white = if board.side_to_move() == Side::First { eval } else { -eval };
         let result = match white {
-            w if w > WIN_MARGIN => Outcome::Win,
-            w if w < -WIN_MARGIN => Outcome::Loss,
-            _ => Outcome::Draw,
+            w if w > WIN_MARGIN => GameResult::Win,
+            w if w < -WIN_MARGIN => GameResult::Loss,
+            _ => GameResult::Draw,
         };
         out[first..].iter_mut().for_each(|r| r.result = result);
     }
@@ -500,7 +500,7 @@ fn mirrored_samples_are_the_mirrored_positions() {
     let mirror = "3a1ab1r/3nk4/4b1n2/p1p1p1pNp/4c4/2P6/P2R2P1P/5CcC1/9/2BAKAB2 w - - 0 1";
     let sample = |fen: &str| {
         let board = Xiangqi::from_fen(fen).expect("valid FEN");
-        Sample::new(&Record::new(&board, 55, Outcome::Win, 3).expect("fits"))
+        Sample::new(&Record::new(&board, 55, GameResult::Win, 3).expect("fits"))
     };
     assert_eq!(sample(fen).mirrored(9), sample(mirror));
     assert_eq!(sample(fen).mirrored(9).mirrored(9), sample(fen));
@@ -525,7 +525,8 @@ fn the_engine_evaluates_as_the_trainer_quantises() {
             let mut list = MoveList::new();
             // Long enough for captures to move the position through several buckets.
             for _ in 0..120 {
-                let sample = Sample::new(&Record::new(&board, 0, Outcome::Draw, 0).expect("fits"));
+                let sample =
+                    Sample::new(&Record::new(&board, 0, GameResult::Draw, 0).expect("fits"));
                 let trainer = net::quantised_eval(&net, &features, &sample);
                 let engine = chariot::nnue::accumulator::evaluate_fresh(&net, &board);
                 assert_eq!(trainer, engine, "{}", board.fen());
@@ -558,7 +559,7 @@ fn random_game_records<G: MoveCode>(
         let fen = fens[rng.below(fens.len())];
         let mut board = G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         let mut game = GameRecord::new(&board);
-        game.result = [Outcome::Loss, Outcome::Draw, Outcome::Win][rng.below(3)];
+        game.result = [GameResult::Loss, GameResult::Draw, GameResult::Win][rng.below(3)];
         for ply in 0..8 + rng.below(GAME_PLIES) {
             board.legal_moves(&mut list);
             if list.is_empty() {

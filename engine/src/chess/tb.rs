@@ -52,12 +52,12 @@ const SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
 /// Loaded tables: the prober's one instance and what the check of the files found.
 struct Loaded {
     prober: TableBases<Adapter>,
-    found: Found,
+    found: Census,
 }
 
 /// What [`load`] found: the number of WDL and DTZ files and the most pieces in a WDL table.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Found {
+pub struct Census {
     /// WDL files (`.rtbw`), each table counted once (the first folder that has it).
     pub wdl: usize,
     /// DTZ files (`.rtbz`).
@@ -66,7 +66,7 @@ pub struct Found {
     pub largest: u32,
 }
 
-impl Found {
+impl Census {
     /// WDL and DTZ files together: the `N` of `Found N tablebases`.
     pub fn files(&self) -> usize {
         self.wdl + self.dtz
@@ -122,7 +122,7 @@ pub enum LoadError {
 
 /// Drops the tables in use, if any, and loads those of `path` (folders joined by `:`, `;` on
 /// Windows). An empty path or `<empty>` loads none: `Ok(None)`. On an error nothing is in use.
-pub fn load(path: &str) -> Result<Option<Found>, LoadError> {
+pub fn load(path: &str) -> Result<Option<Census>, LoadError> {
     let mut tables = TABLES.write();
     // The old instance goes first: the prober allows only one.
     *tables = None;
@@ -139,7 +139,7 @@ pub fn load(path: &str) -> Result<Option<Found>, LoadError> {
 }
 
 /// What is loaded now, if anything.
-pub fn found() -> Option<Found> {
+pub fn found() -> Option<Census> {
     TABLES.read().as_ref().map(|l| l.found)
 }
 
@@ -149,7 +149,7 @@ pub fn largest() -> u32 {
 }
 
 /// Lists the table files of `folders` and checks each one's size and magic number.
-fn check(folders: &[&str], path: &str) -> Result<Found, LoadError> {
+fn check(folders: &[&str], path: &str) -> Result<Census, LoadError> {
     let mut wdl = BTreeSet::new();
     let mut dtz = BTreeSet::new();
     let mut largest = 0;
@@ -181,7 +181,7 @@ fn check(folders: &[&str], path: &str) -> Result<Found, LoadError> {
     if wdl.is_empty() {
         return Err(LoadError::NoTables(path.to_string()));
     }
-    Ok(Found { wdl: wdl.len(), dtz: dtz.len(), largest })
+    Ok(Census { wdl: wdl.len(), dtz: dtz.len(), largest })
 }
 
 /// The number of pieces of a table named like `KRPvKB`, or `None` for another name. Only the

@@ -3,8 +3,8 @@
 use super::*;
 use crate::nnue::data::RECORD_BYTES;
 
-fn settings(variant: Variant, out: std::path::PathBuf, threads: usize) -> Settings {
-    Settings {
+fn settings(variant: Variant, out: std::path::PathBuf, threads: usize) -> Plan {
+    Plan {
         variant,
         format: Format::of_path(&out),
         out,
@@ -55,7 +55,7 @@ fn datagen_is_deterministic_and_keeps_quiet_positions() {
         assert!(recs.iter().all(|r| r.variant == variant && i32::from(r.score).abs() < MATE_BOUND));
         // Appending adds a game's worth without touching what is there.
         let before = std::fs::read(&one).expect("written");
-        let more = Settings { games: Some(1), ..settings(variant, one.clone(), 1) };
+        let more = Plan { games: Some(1), ..settings(variant, one.clone(), 1) };
         run(&more).expect("runs");
         let after = std::fs::read(&one).expect("written");
         assert!(after.len() > before.len() && after.starts_with(&before));
@@ -108,7 +108,7 @@ fn the_games_format_holds_the_same_positions_as_the_records() {
         let (_, cut, _) = from_games(&games);
         assert_eq!(cut.games, 3);
         assert!(cut.cut.is_some_and(|c| c.game == 3));
-        let more = Settings { games: Some(1), ..settings(variant, games.clone(), 1) };
+        let more = Plan { games: Some(1), ..settings(variant, games.clone(), 1) };
         run(&more).expect("runs");
         let (again, summary, _) = from_games(&games);
         assert_eq!((summary.games, summary.cut), (4, None));

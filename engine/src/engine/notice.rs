@@ -4,7 +4,7 @@
 //! `info`, or the terminal's plain line).
 
 use super::board::SetupError;
-use crate::chess::tb::{Found, LoadError as TbLoadError};
+use crate::chess::tb::{Census, LoadError as TbLoadError};
 use crate::game::Variant;
 use crate::nnue::LoadError;
 use crate::text::excerpt;
@@ -133,7 +133,7 @@ pub enum Notice {
         .0.dtz,
         .0.largest
     )]
-    Tablebases(Found),
+    Tablebases(Census),
     /// `SyzygyPath` could not be loaded.
     #[error("SyzygyPath: {0}; no tablebases in use")]
     Syzygy(TbLoadError),

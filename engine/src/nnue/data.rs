@@ -25,7 +25,7 @@ const MAX_PIECES: usize = 32;
 
 /// The result of a game from white's (red's) view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum GameResult {
     /// Black won.
     Loss = 0,
     /// Drawn.
@@ -34,13 +34,13 @@ pub enum Outcome {
     Win = 2,
 }
 
-impl Outcome {
+impl GameResult {
     /// The training target of the result: 0, 0.5 or 1.
     pub fn value(self) -> f32 {
         match self {
-            Outcome::Loss => 0.0,
-            Outcome::Draw => 0.5,
-            Outcome::Win => 1.0,
+            GameResult::Loss => 0.0,
+            GameResult::Draw => 0.5,
+            GameResult::Win => 1.0,
         }
     }
 }
@@ -66,7 +66,7 @@ pub struct Record {
     /// Score in internal units from white's (red's) view.
     pub score: i16,
     /// The game's result from white's (red's) view.
-    pub result: Outcome,
+    pub result: GameResult,
     /// The side to move.
     pub side: Side,
     /// The game.
@@ -81,7 +81,7 @@ impl Record {
     pub fn new<G: Game>(
         board: &G,
         score: i32,
-        result: Outcome,
+        result: GameResult,
         ply: u32,
     ) -> Result<Record, RecordError> {
         let mut squares = [(0usize, 0usize); MAX_PIECES];
@@ -158,9 +158,9 @@ impl Record {
         word.copy_from_slice(&b[16..32]);
         let pieces = u128::from_le_bytes(word);
         let result = match b[34] {
-            0 => Outcome::Loss,
-            1 => Outcome::Draw,
-            2 => Outcome::Win,
+            0 => GameResult::Loss,
+            1 => GameResult::Draw,
+            2 => GameResult::Win,
             x => return Err(RecordError::Field("result", x.into())),
         };
         let side = match b[35] {
@@ -204,7 +204,7 @@ mod tests {
 
     fn round_trip<G: Game>(fen: &str, score: i32) -> Record {
         let board = G::from_fen(fen).expect("valid FEN");
-        let r = Record::new(&board, score, Outcome::Draw, 7).expect("fits");
+        let r = Record::new(&board, score, GameResult::Draw, 7).expect("fits");
         let back = Record::from_bytes(&r.to_bytes()).expect("readable");
         assert_eq!(r, back);
         let mut pieces = Vec::new();
@@ -230,7 +230,7 @@ mod tests {
     #[test]
     fn bad_records_are_refused() {
         let board = Chess::startpos();
-        let mut b = Record::new(&board, 0, Outcome::Win, 0).expect("fits").to_bytes();
+        let mut b = Record::new(&board, 0, GameResult::Win, 0).expect("fits").to_bytes();
         b[34] = 3;
         assert_eq!(Record::from_bytes(&b), Err(RecordError::Field("result", 3)));
         b[34] = 2;

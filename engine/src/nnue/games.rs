@@ -53,7 +53,7 @@
 
 use crate::chess::{self, Chess};
 use crate::game::{FenError, Game, Move, MoveList, Side, Variant};
-use crate::nnue::data::{Outcome, Record, RecordError};
+use crate::nnue::data::{GameResult, Record, RecordError};
 use crate::xiangqi::{self, Xiangqi};
 use std::io::{Read, Write};
 use std::ops::ControlFlow;
@@ -116,7 +116,7 @@ pub struct GameRecord {
     /// The game.
     pub variant: Variant,
     /// The result from white's (red's) view.
-    pub result: Outcome,
+    pub result: GameResult,
     /// The start position as FEN.
     pub start: String,
     /// The moves in the order played.
@@ -245,7 +245,7 @@ impl GameRecord {
     pub fn new<G: Game>(start: &G) -> GameRecord {
         GameRecord {
             variant: G::VARIANT,
-            result: Outcome::Draw,
+            result: GameResult::Draw,
             start: start.fen(),
             entries: Vec::new(),
             number: 0,
@@ -446,9 +446,9 @@ impl<R: Read> GameReader<R> {
             x => return Err(corrupt(2, Fault::Game(x))),
         };
         let result = match head[3] {
-            0 => Outcome::Loss,
-            1 => Outcome::Draw,
-            2 => Outcome::Win,
+            0 => GameResult::Loss,
+            1 => GameResult::Draw,
+            2 => GameResult::Win,
             x => return Err(corrupt(3, Fault::Result(x))),
         };
         let len = usize::from(head[4]);

@@ -33,11 +33,11 @@ const CURRMOVE_AFTER_MS: u64 = 1000;
 const STACK_BYTES: usize = 8 * 1024 * 1024;
 
 /// Work for one search thread, given the thread's own data.
-pub type Job = Box<dyn FnOnce(&mut ThreadData) + Send>;
+pub type Work = Box<dyn FnOnce(&mut ThreadData) + Send>;
 
 /// One parked thread and the way to wake it.
 struct Thread {
-    jobs: Sender<Job>,
+    jobs: Sender<Work>,
     handle: JoinHandle<()>,
 }
 
@@ -76,7 +76,7 @@ impl Pool {
             }
         }
         while self.threads.len() < n {
-            let (jobs, inbox) = crossbeam_channel::unbounded::<Job>();
+            let (jobs, inbox) = crossbeam_channel::unbounded::<Work>();
             let handle = std::thread::Builder::new()
                 .name(format!("search-{}", self.threads.len()))
                 .stack_size(STACK_BYTES)
@@ -92,7 +92,7 @@ impl Pool {
     }
 
     /// Queues `job` on thread `i`. Jobs on one thread run in the order they were queued.
-    pub fn run_on(&self, i: usize, job: Job) {
+    pub fn run_on(&self, i: usize, job: Work) {
         if let Some(t) = self.threads.get(i) {
             // A thread only goes away with the pool, so the send cannot fail.
             let _ = t.jobs.send(job);

@@ -7,7 +7,7 @@ use crate::chess::moves::{CASTLE, EN_PASSANT};
 /// Plays `moves` (the game's notation) from `fen` and returns the game as the format stores it
 /// and the records datagen would have written for it: every third position is skipped, the
 /// scores vary in sign and size, and the result is `result`.
-fn play<G: MoveCode>(fen: &str, moves: &[&str], result: Outcome) -> (GameRecord, Vec<Record>) {
+fn play<G: MoveCode>(fen: &str, moves: &[&str], result: GameResult) -> (GameRecord, Vec<Record>) {
     let mut board = G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let mut game = GameRecord::new(&board);
     game.result = result;
@@ -56,17 +56,17 @@ fn samples() -> Vec<(GameRecord, Vec<Record>)> {
     let chess = play::<Chess>(
         "r3k2r/1P6/8/3pP3/8/8/6p1/R3K2R w KQkq d6 0 1",
         &["e5d6", "e8g8", "e1c1", "g8g7", "b7b8q", "a8b8", "d6d7", "g2h1n", "d7d8n", "b8b1"],
-        Outcome::Loss,
+        GameResult::Loss,
     );
     let dfrc = play::<Chess>(
         "rk4rn/pppppppp/8/8/8/8/PPPPPPPP/RK4RN w GAga - 0 1",
         &["b1a1", "b8g8", "e2e4", "d7d5", "e4d5", "h8g6"],
-        Outcome::Win,
+        GameResult::Win,
     );
     let xiangqi = play::<Xiangqi>(
         xiangqi::START_FEN,
         &["h2e2", "h9g7", "b2b9", "a9b9", "h0g2", "i9h9", "i0h0", "b7b3"],
-        Outcome::Draw,
+        GameResult::Draw,
     );
     vec![chess, dfrc, xiangqi]
 }
@@ -198,7 +198,7 @@ fn damaged_games_are_errors_naming_the_game_and_the_byte() {
     assert!(matches!(corrupt(&bytes), (0, 5, Fault::Fen(_))));
 
     // A 40-byte record file is not a game file.
-    let record = Record::new(&Chess::startpos(), 0, Outcome::Draw, 0).expect("fits");
+    let record = Record::new(&Chess::startpos(), 0, GameResult::Draw, 0).expect("fits");
     let err = read_records(&record.to_bytes()[..], Variant::Chess, |_| ControlFlow::Continue(()));
     assert!(matches!(err, Err(GamesError::Corrupt { game: 0, offset: 0, .. })), "{err:?}");
 }
