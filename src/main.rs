@@ -305,19 +305,37 @@ fn main() {
                     .and_then(chariot::engine::board::variant_of_fen)
                     .unwrap_or(Variant::Chess)
             });
+            let event = &mut |e: chariot::bench::PerftEvent| match e {
+                chariot::bench::PerftEvent::Divide { text, nodes } => println!("{text}: {nodes}"),
+                chariot::bench::PerftEvent::Progress { done, of, nodes } => {
+                    eprintln!("perft: {done}/{of} root moves, {nodes} nodes so far")
+                }
+            };
+            let fen = fen.as_deref();
             let result = match variant {
                 Variant::Chess => {
-                    chariot::bench::perft::<chariot::chess::Chess>(fen.as_deref(), depth, divide)
+                    chariot::bench::perft::<chariot::chess::Chess>(fen, depth, divide, event)
                 }
-                Variant::Xiangqi => chariot::bench::perft::<chariot::xiangqi::Xiangqi>(
-                    fen.as_deref(),
-                    depth,
-                    divide,
-                ),
+                Variant::Xiangqi => {
+                    chariot::bench::perft::<chariot::xiangqi::Xiangqi>(fen, depth, divide, event)
+                }
             };
-            if let Err(e) = result {
-                eprintln!("chariot perft: {e}");
-                std::process::exit(2);
+            match result {
+                Ok(run) => {
+                    if divide {
+                        println!();
+                    }
+                    println!("Nodes searched: {}", run.nodes);
+                    println!(
+                        "Time: {:.3} s, {:.0} nodes/s",
+                        run.seconds,
+                        run.nodes as f64 / run.seconds.max(1e-9)
+                    );
+                }
+                Err(e) => {
+                    eprintln!("chariot perft: {e}");
+                    std::process::exit(2);
+                }
             }
         }
         Some(Tool::Analyse(options)) => std::process::exit(analyse::run(&options)),

@@ -149,10 +149,55 @@ pub fn read_positions(path: &str) -> Result<Vec<String>, String> {
     Ok(fens)
 }
 
-/// Runs perft from the command line: divide lines (optional), then nodes, time and speed.
-pub fn perft<G: Game>(fen: Option<&str>, depth: u32, divide: bool) -> Result<u64, String> {
+/// What a perft run tells as it goes, for the caller to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PerftEvent {
+    /// One root move's count (`--divide`), in the engine's notation.
+    Divide {
+        /// The root move.
+        text: String,
+        /// Leaf nodes below it.
+        nodes: u64,
+    },
+    /// A long run's progress: root moves done of all, and the nodes counted so far.
+    Progress {
+        /// Root moves counted.
+        done: usize,
+        /// Root moves in all.
+        of: usize,
+        /// Leaf nodes so far.
+        nodes: u64,
+    },
+}
+
+/// A perft run's result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Perft {
+    /// Leaf nodes.
+    pub nodes: u64,
+    /// Seconds the count took.
+    pub seconds: f64,
+}
+
+/// Why perft could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum PerftError {
+    /// The position given is not one of the game's.
+    #[error("invalid FEN: {0}")]
+    Fen(String),
+}
+
+/// Counts the leaf nodes `depth` plies below the position (the start position without a FEN),
+/// telling `event` each root move's count with `divide` and a long run's progress each second
+/// after the first.
+pub fn perft<G: Game>(
+    fen: Option<&str>,
+    depth: u32,
+    divide: bool,
+    event: &mut dyn FnMut(PerftEvent),
+) -> Result<Perft, PerftError> {
     let mut board = match fen {
-        Some(f) => G::from_fen(f).map_err(|e| format!("invalid FEN: {e}"))?,
+        Some(f) => G::from_fen(f).map_err(|e| PerftError::Fen(e.to_string()))?,
         None => G::startpos(),
     };
     let start = Instant::now();
@@ -168,21 +213,15 @@ pub fn perft<G: Game>(fen: Option<&str>, depth: u32, divide: bool) -> Result<u64
             board.unmake();
             total += n;
             if divide {
-                println!("{text}: {n}");
+                event(PerftEvent::Divide { text, nodes: n });
             }
             if start.elapsed().as_secs() >= 1 {
-                eprintln!("perft: {}/{} root moves, {total} nodes so far", i + 1, list.len());
+                event(PerftEvent::Progress { done: i + 1, of: list.len(), nodes: total });
             }
-        }
-        if divide {
-            println!();
         }
         total
     } else {
         board.perft(depth)
     };
-    let secs = start.elapsed().as_secs_f64();
-    println!("Nodes searched: {nodes}");
-    println!("Time: {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
-    Ok(nodes)
+    Ok(Perft { nodes, seconds: start.elapsed().as_secs_f64() })
 }
