@@ -114,7 +114,8 @@ train() { # NAME INIT-ARGS... : trains, logs, appends the recipe row
   local cmd=("$bin" train --variant "$game" "${data_args[@]}" "$@" --hidden "$hidden"
     --buckets "$buckets" --batch 16384 --seed 1 --threads "$threads" --out "$out")
   # The log's first line is the command, with the data by file name: the recipe's command.
-  echo "command: chariot train --variant $game ${window[*]##*/} $* --hidden $hidden --buckets $buckets --batch 16384 --seed 1 --threads $threads" |
+  local args="$*"
+  echo "command: chariot train --variant $game ${window[*]##*/} ${args//$here\//} --hidden $hidden --buckets $buckets --batch 16384 --seed 1 --threads $threads" |
     sed -E "s# ($game-[0-9a-f]{7}-s[0-9]+\.(data|games))# --data \1#g" > "$log"
   "${cmd[@]}" | tee -a "$log" >&2
   $manifest network "$game" "$generation" "$name" "$log" $(($(date +%s) - t0)) "$commit" "$player" "$parent" \
