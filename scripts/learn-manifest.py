@@ -188,6 +188,7 @@ def network_row(game, generation, name, log, seconds, commit, who, parent, files
         "losses = [%s]" % losses,
         "data = [%s]" % data,
         'command = "%s"' % command.replace('"', '\\"'),
+        'measured = "not yet screened (scripts/screen-net.sh %s)"' % game,
         "",
     ])
 
