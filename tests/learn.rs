@@ -88,10 +88,12 @@ fn a_learning_run_plays_trains_and_writes_its_rows() {
     assert!(nets.join("line/chess.nnue").is_file());
     assert!(nets.join("line/chess-scratch.nnue").is_file());
     let recipes = std::fs::read_to_string(nets.join("recipes.toml")).expect("recipes.toml");
-    let generation = 13; // chess's shipped generation is 12
+    // The run's fine-tune is the last row but its from-scratch sibling (the copy of nets/
+    // may hold the line's earlier candidates).
     let name = recipes
         .lines()
-        .find(|l| l.starts_with(&format!("name = \"chess-g{generation}-")))
+        .rev()
+        .find(|l| l.starts_with("name = \"chess-g") && !l.ends_with("-scratch\""))
         .and_then(|l| l.split('"').nth(1))
         .expect("the fine-tune's row")
         .to_string();
