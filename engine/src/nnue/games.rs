@@ -26,7 +26,7 @@
 //! to `h8` = 63; promotion 0 none, 1 knight, 2 bishop, 3 rook, 4 queen; castling is the king
 //! taking its own rook, which says Chess960 castling as well); xiangqi `from | to << 7` (squares
 //! `rank * 9 + file`). Bit 15 set marks a position datagen did not train on (in check, a capture
-//! or promotion to play; see [`datagen`]): its score is kept all the same, so that a later
+//! or promotion to play; see `chariot datagen`): its score is kept all the same, so that a later
 //! filter may choose otherwise. No move has code 0, so four zero bytes cannot be a move.
 //!
 //! Reading replays each game from its start, matching each code against the legal moves, and
@@ -49,7 +49,6 @@
 //! quarter of the positions are stored but not trained on (in check, or a capture to play).
 //!
 //! [`data`]: crate::nnue::data
-//! [`datagen`]: crate::datagen
 
 use crate::chess::{self, Chess};
 use crate::game::{FenError, Game, Move, MoveList, Side, Variant};
