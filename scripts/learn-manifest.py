@@ -113,19 +113,24 @@ def next_seed(game, folder):
     return max(seeds) + 1
 
 
+def played_by(who, parent):
+    """The network that played a run's games, as the rows name it."""
+    network = "the shipped network" if who == "shipped" else "the line's network"
+    return "%s (generation %s)" % (network, parent)
+
+
 def file_row(game, path, commit, who, parent, nodes):
     name = os.path.basename(path)
     seed = int(NAME.match(name).group(3))
     count = positions(path)
     net = "" if who == "shipped" else " --net nets/line/%s.nnue" % game
-    played = "the shipped network" if who == "shipped" else "the line's network"
     return "\n".join([
         "",
         "[[file]]",
         'name = "%s"' % name,
         'game = "%s"' % game,
         'commit = "%s"' % commit,
-        'network = "%s (generation %s)"' % (played, parent),
+        'network = "%s"' % played_by(who, parent),
         "seed = %d" % seed,
         "positions = %d" % count,
         "line = true",
@@ -159,7 +164,6 @@ def network_row(game, generation, name, log, seconds, commit, who, parent, files
     data = ", ".join('{ name = "%s", records = %d }' % (os.path.basename(f), positions(f))
                      for f in files)
     valid = epochs[-1][3] if epochs else "nan"
-    played = "the shipped network" if who == "shipped" else "the line's network"
     return "\n".join([
         "",
         "[[network]]",
@@ -169,7 +173,7 @@ def network_row(game, generation, name, log, seconds, commit, who, parent, files
         "line = true",
         "scratch = %s" % ("true" if scratch else "false"),
         'name = "%s"' % name,
-        'played_by = "%s (generation %s)"' % (played, parent),
+        'played_by = "%s"' % played_by(who, parent),
         'commit = "%s"' % commit,
         'init = "%s"' % ("random" if scratch or not init else
                          "generation %s (%s)" % (parent, os.path.relpath(init.group(1), HERE))),
