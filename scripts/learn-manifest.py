@@ -113,10 +113,13 @@ def next_seed(game, folder):
     return max(seeds) + 1
 
 
-def played_by(who, parent):
-    """The network that played a run's games, as the rows name it."""
-    network = "the shipped network" if who == "shipped" else "the line's network"
-    return "%s (generation %s)" % (network, parent)
+def played_by(game, who, parent):
+    """The network that played a run's games, as the rows name it: the shipped one's
+    generation is its own, not that of the line's newest network (the run's parent)."""
+    if who == "shipped":
+        shipped = max(n["generation"] for n in networks(game) if n.get("shipped"))
+        return "the shipped network (generation %s)" % shipped
+    return "the line's network (generation %s)" % parent
 
 
 def file_row(game, path, commit, who, parent, nodes):
@@ -130,7 +133,7 @@ def file_row(game, path, commit, who, parent, nodes):
         'name = "%s"' % name,
         'game = "%s"' % game,
         'commit = "%s"' % commit,
-        'network = "%s"' % played_by(who, parent),
+        'network = "%s"' % played_by(game, who, parent),
         "seed = %d" % seed,
         "positions = %d" % count,
         "line = true",
@@ -173,7 +176,7 @@ def network_row(game, generation, name, log, seconds, commit, who, parent, files
         "line = true",
         "scratch = %s" % ("true" if scratch else "false"),
         'name = "%s"' % name,
-        'played_by = "%s"' % played_by(who, parent),
+        'played_by = "%s"' % played_by(game, who, parent),
         'commit = "%s"' % commit,
         'init = "%s"' % ("random" if scratch or not init else
                          "generation %s (%s)" % (parent, os.path.relpath(init.group(1), HERE))),
