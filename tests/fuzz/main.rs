@@ -1,6 +1,6 @@
 //! Fuzz targets for every text parser, on stable Rust: chess and xiangqi FEN, move text, a UCI
-//! line, a UCCI line, `setoption` values, game records (`chariot analyse`), and whole sessions
-//! through the controller.
+//! line, a UCCI line, `setoption` values, game records (`chariot analyse`), the compact training
+//! format (`.games`), and whole sessions through the controller.
 //!
 //! Each target is a test that generates inputs from a seed (grammar-aware generation and
 //! mutation of valid seeds, see `fuzz/input.rs`), checks properties on each, and runs for
@@ -18,6 +18,8 @@ use chariot::chess::Chess;
 use chariot::command::{Command, Limits, Start};
 use chariot::engine::board::{Board, variant_of_fen};
 use chariot::game::{Game, Inspect, MoveList, Variant};
+use chariot::nnue::data::GameResult;
+use chariot::nnue::games::{self, GameReader, GameRecord, MoveCode};
 use chariot::options::{self, Effect, Kind, Settings, Value};
 use chariot::protocol::{ucci, uci};
 use chariot::record::{self, Notation, Start as RecordStart};
@@ -338,6 +340,128 @@ fn fuzz_record() {
         },
         check_record,
     );
+}
+
+/// Bytes as hexadecimal text, the fuzzer's inputs being text.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Hexadecimal text back to bytes (an odd last digit and anything not a digit are dropped, so
+/// that shrinking may cut anywhere).
+fn unhex(text: &str) -> Vec<u8> {
+    let digits: Vec<u8> =
+        text.bytes().filter_map(|c| (c as char).to_digit(16)).map(|d| d as u8).collect();
+    digits.chunks_exact(2).map(|p| p[0] << 4 | p[1]).collect()
+}
+
+/// A game played at random from a random position, as the compact format holds it.
+fn random_game<G: MoveCode>(rng: &mut Rng, fen: &str) -> Option<GameRecord> {
+    let mut board = G::from_fen(fen).ok()?;
+    let mut game = GameRecord::new(&board);
+    let mut list = MoveList::new();
+    for _ in 0..rng.below(60) {
+        board.legal_moves(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        let m = list.as_slice()[rng.below(list.len())];
+        let score = rng.below(4001) as i32 - 2000;
+        game.push(&board, m, score, !rng.one_in(4));
+        board.make(m);
+    }
+    game.result = *rng.pick(&[GameResult::Loss, GameResult::Draw, GameResult::Win]);
+    Some(game)
+}
+
+/// A file of the compact training format (`.games`): a few games of either game, then, most of
+/// the time, damaged: bytes changed, cut, repeated or let in.
+fn games_file(rng: &mut Rng) -> Input {
+    let mut bytes = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        let variant = if rng.one_in(2) { Variant::Chess } else { Variant::Xiangqi };
+        let fen = input::random_position(rng, variant);
+        let game = match variant {
+            Variant::Chess => random_game::<Chess>(rng, &fen),
+            Variant::Xiangqi => random_game::<Xiangqi>(rng, &fen),
+        };
+        if let Some(Ok(game)) = game.map(|g| g.to_bytes()) {
+            bytes.extend(game);
+        }
+    }
+    for _ in 0..rng.below(4) {
+        if bytes.is_empty() {
+            break;
+        }
+        let at = rng.below(bytes.len());
+        match rng.below(4) {
+            0 => bytes[at] = rng.next() as u8,
+            1 => bytes.truncate(at),
+            2 => {
+                let end = (at + 1 + rng.below(8)).min(bytes.len());
+                let copy = bytes[at..end].to_vec();
+                bytes.splice(at..at, copy);
+            }
+            _ => bytes.insert(at, *rng.pick(&[0, 0xC7, 1, 2, 0xFF, 0x80])),
+        }
+    }
+    vec![hex(&bytes)]
+}
+
+/// A `.games` file: every game the reader accepts writes back to exactly the bytes it was read
+/// from, replays or is refused with a short error; a fault ends the file with a short error;
+/// the reader ends (no game is longer than its input); `complete_bytes` agrees with it.
+fn check_games(parts: &[String]) -> Result<(), String> {
+    let bytes = unhex(parts.first().map_or("", String::as_str));
+    let mut reader = GameReader::new(bytes.as_slice());
+    let mut end = 0u64;
+    loop {
+        match reader.next_game() {
+            Ok(None) => break,
+            Ok(Some(game)) => {
+                let own =
+                    game.to_bytes().map_err(|e| format!("a game read does not write: {e}"))?;
+                let from = game.offset as usize;
+                let read = bytes.get(from..from + own.len());
+                if read != Some(own.as_slice()) {
+                    return Err(format!(
+                        "game {} at byte {from} writes back otherwise",
+                        game.number
+                    ));
+                }
+                end = reader.offset();
+                if let Err(e) = game.records() {
+                    short("replay", &e.to_string())?;
+                }
+            }
+            Err(e) => {
+                short("games", &e.to_string())?;
+                if !matches!(reader.next_game(), Ok(None)) {
+                    return Err("the reader goes on after a fault".into());
+                }
+                break;
+            }
+        }
+        if reader.games() > bytes.len() as u64 {
+            return Err(format!("{} games from {} bytes", reader.games(), bytes.len()));
+        }
+    }
+    if end != reader.offset() {
+        return Err(format!(
+            "the complete games end at {end}, the reader says {}",
+            reader.offset()
+        ));
+    }
+    match games::complete_bytes(bytes.as_slice()) {
+        Ok(n) if n > bytes.len() as u64 => Err(format!("complete_bytes {n} of {}", bytes.len())),
+        Ok(_) => Ok(()),
+        Err(e) => short("complete_bytes", &e.to_string()),
+    }
+}
+
+#[test]
+fn fuzz_games() {
+    fuzz("fuzz_games", games_file, check_games);
 }
 
 #[test]

@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use super::{Book, BookError, Candidate, Entry};
+use super::entry::{self, BookError, Candidate, Entry};
 
 /// Bytes per record.
 const RECORD: usize = 8;
@@ -140,12 +140,12 @@ pub fn move_text(mv: u16, mirror: bool) -> String {
     square(mv & 255).iter().chain(square(mv >> 8).iter()).collect()
 }
 
-/// The moves `book` offers for the position `fen`: its own records, or when it has none, the
-/// mirrored position's, mirrored back. Moves off the board are left out.
-pub(super) fn candidates(book: &Book, fen: &str) -> Vec<Candidate> {
+/// The moves a book of `entries` offers for the position `fen`: its own records, or when it
+/// has none, the mirrored position's, mirrored back. Moves off the board are left out.
+pub(super) fn candidates(entries: &[Entry], fen: &str) -> Vec<Candidate> {
     for mirror in [false, true] {
         let Some(lock) = lock(fen, mirror) else { return Vec::new() };
-        let mut records = book.records(u64::from(lock)).peekable();
+        let mut records = entry::records(entries, u64::from(lock)).peekable();
         if records.peek().is_none() {
             continue;
         }

@@ -8,40 +8,16 @@
 //! book.
 
 pub mod eleeye;
+mod entry;
 pub mod polyglot;
 mod random;
 pub mod shelf;
 
+pub use entry::{BookError, Candidate, Entry};
+
 use std::path::Path;
 
 use crate::game::Variant;
-
-/// A book file that could not be used.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum BookError {
-    /// The file could not be opened or read.
-    #[error("cannot read book file '{}': {reason}", crate::text::excerpt(.path))]
-    Io {
-        /// The path as given.
-        path: String,
-        /// What the system said.
-        reason: String,
-    },
-    /// The file is not a book of the expected format.
-    #[error("not a valid book: {0}")]
-    Malformed(String),
-}
-
-/// One book record: a position's key, a move in the format's encoding, its weight.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
-    /// The position's key in the format's hashing.
-    pub key: u64,
-    /// The move, in the format's encoding.
-    pub mv: u16,
-    /// How often the move should be chosen, relative to the others of the position.
-    pub weight: u16,
-}
 
 /// An opening book, loaded.
 #[derive(Clone, Debug)]
@@ -49,15 +25,6 @@ pub struct Book {
     variant: Variant,
     entries: Vec<Entry>,
     path: String,
-}
-
-/// A move a book offers: its text in the engine's notation and its weight.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate {
-    /// The move as coordinate text (`e2e4`, `h2e2`).
-    pub text: String,
-    /// Its weight in the book.
-    pub weight: u16,
 }
 
 impl Book {
@@ -99,19 +66,13 @@ impl Book {
         match self.variant {
             Variant::Chess => {
                 let Some(key) = polyglot::key(fen) else { return Vec::new() };
-                self.records(key)
+                entry::records(&self.entries, key)
                     .filter(|e| e.weight > 0)
                     .map(|e| Candidate { text: polyglot::move_text(e.mv), weight: e.weight })
                     .collect()
             }
-            Variant::Xiangqi => eleeye::candidates(self, fen),
+            Variant::Xiangqi => eleeye::candidates(&self.entries, fen),
         }
-    }
-
-    /// The records of the position with `key`, by binary search.
-    fn records(&self, key: u64) -> impl Iterator<Item = &Entry> {
-        let start = self.entries.partition_point(|e| e.key < key);
-        self.entries[start..].iter().take_while(move |e| e.key == key)
     }
 }
 

@@ -7,8 +7,8 @@
 //! ready to take, and one when white is to move. Keys are computed here from the FEN, so the
 //! board's own hashing stays free to change.
 
+use super::entry::{BookError, Entry};
 use super::random::RANDOM;
-use super::{BookError, Entry};
 
 /// Bytes per record.
 const RECORD: usize = 16;

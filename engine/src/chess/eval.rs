@@ -13,7 +13,6 @@ use super::Chess;
 use super::bitboard::*;
 use super::board::Board;
 use super::moves::{self, CASTLE, EN_PASSANT};
-use super::tables::{Tables, tables};
 use crate::game::{Evaluator, Move, Score, SumStack};
 
 /// Material values (middlegame, endgame) in centipawns, by kind; the king's is irrelevant.
@@ -71,19 +70,23 @@ pub const fn eg(s: i32) -> i32 {
 }
 
 /// Centrality of a square: 0 in a corner up to 6 in the four centre squares.
-fn centrality(sq: usize) -> i32 {
+const fn centrality(sq: usize) -> i32 {
     let f = file_of(sq) as i32;
     let r = rank_of(sq) as i32;
     (7 - (2 * f - 7).abs()) / 2 + (7 - (2 * r - 7).abs()) / 2
 }
 
+/// A (middlegame, endgame) weight times a square's centrality, centred around zero so that the
+/// material values stay the averages.
+const fn centred(w: (i32, i32), centrality: i32) -> (i32, i32) {
+    (w.0 * (centrality - 3), w.1 * (centrality - 3))
+}
+
 /// The (middlegame, endgame) square bonus of a white piece of `kind` on `sq`.
-fn square_bonus(kind: usize, sq: usize) -> (i32, i32) {
+const fn square_bonus(kind: usize, sq: usize) -> (i32, i32) {
     let f = file_of(sq);
     let r = rank_of(sq);
     let c = centrality(sq);
-    // Centre the centrality terms around zero so the material values stay the averages.
-    let centred = |w: (i32, i32)| (w.0 * (c - 3), w.1 * (c - 3));
     match kind {
         PAWN => {
             let (mut m, e) = PAWN_ADVANCE[r];
@@ -92,9 +95,9 @@ fn square_bonus(kind: usize, sq: usize) -> (i32, i32) {
             }
             (m, e)
         }
-        KNIGHT => centred(KNIGHT_CENTRE),
+        KNIGHT => centred(KNIGHT_CENTRE, c),
         BISHOP => {
-            let (mut m, e) = centred(BISHOP_CENTRE);
+            let (mut m, e) = centred(BISHOP_CENTRE, c);
             if f == r || f + r == 7 {
                 m += BISHOP_LONG_DIAGONAL;
             }
@@ -107,7 +110,7 @@ fn square_bonus(kind: usize, sq: usize) -> (i32, i32) {
             }
             s
         }
-        QUEEN => centred(QUEEN_CENTRE),
+        QUEEN => centred(QUEEN_CENTRE, c),
         _ => {
             let m = if r == 0 { KING_BACK_RANK[f] } else { -KING_ADVANCE * r as i32 };
             (m, KING_CENTRE * (c - 3))
@@ -116,16 +119,24 @@ fn square_bonus(kind: usize, sq: usize) -> (i32, i32) {
 }
 
 /// The packed material plus square score of every coloured piece on every square, from
-/// white's view: black's entries are white's mirrored vertically and negated.
-pub fn psq_table() -> [[i32; 64]; 12] {
+/// white's view: black's entries are white's mirrored vertically and negated. A constant, made
+/// by the compiler, as xiangqi's are.
+pub const PSQ: [[i32; 64]; 12] = psq_table();
+
+/// [`PSQ`], computed (at compile time: a `const fn`, hence the `while` loops).
+const fn psq_table() -> [[i32; 64]; 12] {
     let mut table = [[0; 64]; 12];
-    for kind in PAWN..=KING {
-        for sq in 0..64 {
+    let mut kind = PAWN;
+    while kind <= KING {
+        let mut sq = 0;
+        while sq < 64 {
             let (bm, be) = square_bonus(kind, sq);
             let s = pack(VALUE[kind].0 + bm, VALUE[kind].1 + be);
             table[piece(WHITE, kind) as usize][sq] = s;
             table[piece(BLACK, kind) as usize][sq ^ 56] = -s;
+            sq += 1;
         }
+        kind += 1;
     }
     table
 }
@@ -168,18 +179,18 @@ pub fn trace(b: &Board) -> [(&'static str, [i32; 2]); 4] {
 
 /// The packed material plus piece-square sum of the pieces on `b`, from white's view,
 /// recomputed from scratch.
-pub fn psq_sum(b: &Board, t: &Tables) -> i32 {
-    Squares(b.occupied()).map(|sq| t.psq[b.squares[sq] as usize][sq]).sum()
+pub fn psq_sum(b: &Board) -> i32 {
+    Squares(b.occupied()).map(|sq| PSQ[b.squares[sq] as usize][sq]).sum()
 }
 
 /// How the legal move `m` changes the packed sum of `b`, the position before `m`.
 #[inline(always)]
-pub fn psq_delta(b: &Board, m: Move, t: &Tables) -> i32 {
+pub fn psq_delta(b: &Board, m: Move) -> i32 {
     let from = moves::from_sq(m);
     let to = moves::to_sq(m);
     let us = b.side;
     let p = b.squares[from] as usize;
-    let psq = &t.psq;
+    let psq = &PSQ;
     match moves::flag(m) {
         CASTLE => {
             // The king "captures" its own rook; both land on the castling targets. In Chess960
@@ -204,7 +215,7 @@ pub fn psq_delta(b: &Board, m: Move, t: &Tables) -> i32 {
 /// Evaluates `b` from the side to move's point of view, in centipawns, recomputing the
 /// piece-square sum: the slow path for tools and tests.
 pub fn evaluate(b: &Board) -> Score {
-    evaluate_with(b, psq_sum(b, tables()))
+    evaluate_with(b, psq_sum(b))
 }
 
 /// Evaluates `b` from the side to move's point of view, in centipawns, given its packed
@@ -236,16 +247,16 @@ impl Evaluator<Chess> for Accumulator {
     type Net = ();
 
     fn new(board: &Chess, _: &()) -> Self {
-        Accumulator(SumStack::new(psq_sum(board.board(), tables())))
+        Accumulator(SumStack::new(psq_sum(board.board())))
     }
 
     fn reset(&mut self, board: &Chess) {
-        self.0.reset(psq_sum(board.board(), tables()));
+        self.0.reset(psq_sum(board.board()));
     }
 
     #[inline]
     fn push(&mut self, board: &Chess, m: Move) {
-        self.0.push(psq_delta(board.board(), m, tables()));
+        self.0.push(psq_delta(board.board(), m));
     }
 
     #[inline]

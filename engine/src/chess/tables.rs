@@ -10,7 +10,6 @@
 //! check is paid per call into the module, not per lookup.
 
 use super::bitboard::*;
-use super::eval;
 use crate::rng::SplitMix;
 use std::sync::OnceLock;
 
@@ -82,7 +81,9 @@ impl Magic {
     }
 }
 
-/// Every precomputed table of the chess rules and evaluation.
+/// Every precomputed table of the chess rules: the attacks (magic tables for the sliders), the
+/// squares between and along two squares, and the Zobrist keys. The evaluation's piece-square
+/// table is a constant of its own (`eval::PSQ`), so that the rules do not depend on it.
 pub struct Tables {
     knight: [Bitboard; 64],
     king: [Bitboard; 64],
@@ -100,9 +101,6 @@ pub struct Tables {
     pub zobrist_castle: [u64; 64],
     /// Zobrist key of an en-passant file, hashed only when a capture there is possible.
     pub zobrist_ep: [u64; 8],
-    /// Packed (middlegame, endgame) material plus piece-square score of each coloured piece on
-    /// each square, from white's point of view; see [`eval`].
-    pub psq: [[i32; 64]; 12],
 }
 
 /// The process-wide tables, built on first use.
@@ -286,7 +284,6 @@ impl Tables {
             zobrist_side,
             zobrist_castle,
             zobrist_ep,
-            psq: eval::psq_table(),
         }
     }
 

@@ -478,6 +478,10 @@ impl<R: Read> GameReader<R> {
                 }
                 break;
             }
+            if code == SKIPPED {
+                // The skipped mark on no move: code 0 with bit 15, which no writer makes.
+                return Err(corrupt(at, Fault::Code { ply: entries.len(), code }));
+            }
             if entries.len() == MAX_MOVES {
                 return Err(corrupt(at, Fault::TooLong));
             }

@@ -4,7 +4,7 @@
 //! ±(10000 − plies), times are seconds unless `usemillisec` is on, `nobestmove` replaces
 //! `bestmove (none)`, `quit` is answered by `bye`, and options are listed without `name`.
 
-use super::ParseError;
+use super::grammar::{self, ParseError};
 use crate::command::{Clock, Command, Limits};
 use crate::options::{self, TABLE};
 use crate::report::{Eval, Report};
@@ -71,11 +71,11 @@ pub fn parse(line: &str, state: &mut State) -> Result<Option<Command>, ParseErro
         "banmoves" => Command::BanMoves(args.iter().map(|s| s.to_string()).collect()),
         "go" => Command::Go(parse_go(args, state.millisec)),
         "ponderhit" => Command::PonderHit { draw_offer: args.first() == Some(&"draw") },
-        "probe" => match super::parse_position(args)? {
+        "probe" => match grammar::parse_position(args)? {
             Command::Position { start, moves } => Command::Probe { start, moves },
             _ => return Err(ParseError::Malformed("probe expects a position".into())),
         },
-        other => return super::parse_shared(other, args).map(Some),
+        other => return grammar::parse_shared(other, args).map(Some),
     };
     Ok(Some(command))
 }
@@ -84,7 +84,7 @@ pub fn parse(line: &str, state: &mut State) -> Result<Option<Command>, ParseErro
 /// real UCCI clients send.
 fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
     match args.split_first() {
-        Some((&"name", rest)) => super::name_value(rest),
+        Some((&"name", rest)) => grammar::name_value(rest),
         Some((name, [])) => Ok(Command::SetOption { name: name.to_string(), value: None }),
         Some((name, value)) => {
             Ok(Command::SetOption { name: name.to_string(), value: Some(value.join(" ")) })
@@ -183,7 +183,7 @@ pub fn format(report: &Report) -> String {
             ];
             for spec in TABLE {
                 let Some(name) = spec.ucci else { continue };
-                let (ty, default, range) = super::announce(spec.kind, *variant, true);
+                let (ty, default, range) = grammar::announce(spec.kind, *variant, true);
                 // UCCI writes the range before the default, and no `name`.
                 let mut line = format!("option {name} type {ty}");
                 if !range.is_empty() {

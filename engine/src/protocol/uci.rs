@@ -1,6 +1,6 @@
 //! UCI: chess, and xiangqi the way GUIs drive Pikafish.
 
-use super::ParseError;
+use super::grammar::{self, ParseError};
 use crate::command::{Clock, Command, Genfens, Limits};
 use crate::options::TABLE;
 use crate::report::{Bound, Eval, Report};
@@ -75,7 +75,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "go" => Command::Go(parse_go(args)),
         "ponderhit" => Command::PonderHit { draw_offer: false },
         "genfens" => Command::Genfens(parse_genfens(args)?),
-        other => return super::parse_shared(other, args).map(Some),
+        other => return grammar::parse_shared(other, args).map(Some),
     };
     Ok(Some(command))
 }
@@ -83,7 +83,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
 /// `setoption name <words> [value <words>]`: names and values may contain spaces.
 fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
     match args.split_first() {
-        Some((&"name", rest)) => super::name_value(rest),
+        Some((&"name", rest)) => grammar::name_value(rest),
         _ => Err(ParseError::Malformed("setoption needs 'name <option>'".into())),
     }
 }
@@ -117,7 +117,7 @@ fn parse_genfens(args: &[&str]) -> Result<Genfens, ParseError> {
             other => {
                 return Err(ParseError::Malformed(format!(
                     "genfens: unknown argument '{}' (genfens <n> seed <s> book <file|None> [dfrc])",
-                    super::excerpt(other)
+                    crate::text::excerpt(other)
                 )));
             }
         }
@@ -177,7 +177,10 @@ where
     let (low, high) = (*range.start(), *range.end());
     let c = n.clamp(low.into(), high.into());
     let warning = (c != n).then(|| {
-        format!("{keyword} {} is out of range ({low} to {high}), using {c}", super::excerpt(value))
+        format!(
+            "{keyword} {} is out of range ({low} to {high}), using {c}",
+            crate::text::excerpt(value)
+        )
     });
     Ok((T::try_from(c).unwrap_or(high), warning))
 }
@@ -205,7 +208,8 @@ const SKIPPED_QUOTED: usize = 8;
 /// The warning for words of a `go` that no keyword claims, if there are any.
 pub(super) fn skipped(words: &[&str]) -> Option<String> {
     let (quoted, rest) = words.split_at(words.len().min(SKIPPED_QUOTED));
-    let mut list: Vec<String> = quoted.iter().map(|w| format!("'{}'", super::excerpt(w))).collect();
+    let mut list: Vec<String> =
+        quoted.iter().map(|w| format!("'{}'", crate::text::excerpt(w))).collect();
     if !rest.is_empty() {
         list.push(format!("and {} more", rest.len()));
     }
@@ -301,7 +305,7 @@ pub fn format(report: &Report) -> String {
             ];
             for spec in TABLE {
                 let Some(name) = spec.uci else { continue };
-                let (ty, default, range) = super::announce(spec.kind, *variant, false);
+                let (ty, default, range) = grammar::announce(spec.kind, *variant, false);
                 let mut line = format!("option name {name} type {ty}");
                 if let Some(d) = default {
                     line.push_str(&format!(" default {d}"));

@@ -192,6 +192,12 @@ fn damaged_games_are_errors_naming_the_game_and_the_byte() {
     let message = GamesError::Corrupt { game, offset, fault }.to_string();
     assert!(message.contains("game 1") && message.contains(&third.to_string()), "{message}");
 
+    // The skipped mark on code 0 (found by the fuzz target fuzz_games): no move, so corrupt, not
+    // a game that reads but cannot be written back.
+    let mut bytes = whole.clone();
+    bytes[third..third + 2].copy_from_slice(&SKIPPED.to_le_bytes());
+    assert_eq!(corrupt(&bytes), (1, third as u64, Fault::Code { ply: 2, code: SKIPPED }));
+
     // A FEN that is no position.
     let mut bytes = whole.clone();
     bytes[HEADER_BYTES] = b'x';
