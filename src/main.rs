@@ -2,7 +2,6 @@
 
 mod analyse;
 
-use chariot::bench;
 use chariot::engine::Engine;
 use chariot::game::Variant;
 use chariot::nnue::Networks;
@@ -10,6 +9,7 @@ use chariot::protocol::output::Output;
 use chariot::protocol::{Protocol, Writer, reader};
 use chariot::search::params::Params;
 use chariot::session::Session;
+use chariot::tools::bench;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::BufReader;
 use std::sync::Arc;
@@ -46,11 +46,11 @@ enum FormatArg {
     Games,
 }
 
-impl From<FormatArg> for chariot::datagen::Format {
-    fn from(f: FormatArg) -> chariot::datagen::Format {
+impl From<FormatArg> for chariot::tools::datagen::Format {
+    fn from(f: FormatArg) -> chariot::tools::datagen::Format {
         match f {
-            FormatArg::Records => chariot::datagen::Format::Records,
-            FormatArg::Games => chariot::datagen::Format::Games,
+            FormatArg::Records => chariot::tools::datagen::Format::Records,
+            FormatArg::Games => chariot::tools::datagen::Format::Games,
         }
     }
 }
@@ -69,7 +69,7 @@ enum Tool {
     /// Search fixed positions of both games and print the node count (the search's signature).
     Bench {
         /// Search depth.
-        #[arg(long, default_value_t = chariot::bench::DEFAULT_DEPTH)]
+        #[arg(long, default_value_t = chariot::tools::bench::DEFAULT_DEPTH)]
         depth: u32,
         /// Search threads.
         #[arg(long, default_value_t = 1)]
@@ -86,10 +86,10 @@ enum Tool {
         #[arg(long)]
         threads: Option<usize>,
         /// Hash table size in MB.
-        #[arg(long, default_value_t = chariot::speedtest::DEFAULT_HASH_MB)]
+        #[arg(long, default_value_t = chariot::tools::speedtest::DEFAULT_HASH_MB)]
         hash: usize,
         /// Total search time in seconds.
-        #[arg(long, default_value_t = chariot::speedtest::DEFAULT_SECONDS)]
+        #[arg(long, default_value_t = chariot::tools::speedtest::DEFAULT_SECONDS)]
         seconds: u64,
     },
     /// Generate training data for the networks: self-play games at a fixed node budget per
@@ -115,10 +115,10 @@ enum Tool {
         #[arg(long)]
         threads: Option<usize>,
         /// Node budget per move.
-        #[arg(long, default_value_t = chariot::datagen::DEFAULT_NODES)]
+        #[arg(long, default_value_t = chariot::tools::datagen::DEFAULT_NODES)]
         nodes: u64,
         /// Random plies after the opening (one more in every other game).
-        #[arg(long, default_value_t = chariot::datagen::DEFAULT_RANDOM_PLIES)]
+        #[arg(long, default_value_t = chariot::tools::datagen::DEFAULT_RANDOM_PLIES)]
         random_plies: u32,
         /// Seed of the random openings: the same seed gives the same file.
         #[arg(long, default_value_t = 1)]
@@ -130,15 +130,15 @@ enum Tool {
         /// position (each side a random Chess960 back rank) instead of the opening; 0.1 after
         /// Viridithas, whose first DFRC data gained in standard chess and whose larger share
         /// lost. Xiangqi ignores it.
-        #[arg(long, default_value_t = chariot::datagen::DEFAULT_DFRC_SHARE, value_parser = share)]
+        #[arg(long, default_value_t = chariot::tools::datagen::DEFAULT_DFRC_SHARE, value_parser = share)]
         dfrc_share: f64,
         /// Depth (plies) of the search that verifies each start before it is played.
-        #[arg(long, value_name = "PLIES", default_value_t = chariot::datagen::DEFAULT_VERIFY_DEPTH)]
-        verify_depth: chariot::datagen::Plies,
+        #[arg(long, value_name = "PLIES", default_value_t = chariot::tools::datagen::DEFAULT_VERIFY_DEPTH)]
+        verify_depth: chariot::tools::datagen::Plies,
         /// A start whose verification score is beyond this either way is redrawn (chess:
         /// centipawns; xiangqi: UCCI units, a horse is 100).
-        #[arg(long, value_name = "CP", default_value_t = chariot::datagen::DEFAULT_VERIFY_MAX)]
-        verify_max_cp: chariot::datagen::ProtocolUnits,
+        #[arg(long, value_name = "CP", default_value_t = chariot::tools::datagen::DEFAULT_VERIFY_MAX)]
+        verify_max_cp: chariot::tools::datagen::ProtocolUnits,
         /// Play with the classic evaluation, not the embedded network (the first generation
         /// of data).
         #[arg(long)]
@@ -203,10 +203,16 @@ fn main() {
             let progress = &mut |line: &str| eprintln!("{line}");
             let session = Session::new(1, 1, nets(false))
                 .map_err(|e| format!("cannot start the search threads: {e}"))
-                .and_then(|like| chariot::speedtest::session(&like, threads, hash));
+                .and_then(|like| {
+                    chariot::tools::speedtest::session(&like, threads, hash)
+                        .map_err(|e| e.to_string())
+                });
             match session {
                 Ok(mut session) => {
-                    println!("{}", chariot::speedtest::run(&mut session, seconds, progress).1)
+                    println!(
+                        "{}",
+                        chariot::tools::speedtest::run(&mut session, seconds, progress).1
+                    )
                 }
                 Err(e) => {
                     eprintln!("chariot speedtest: {e}");
@@ -264,8 +270,10 @@ fn main() {
                 None => Vec::new(),
                 Some(path) => match std::fs::read_to_string(&path)
                     .map_err(|e| e.to_string())
-                    .and_then(|text| chariot::datagen::read_openings(&text, variant))
-                {
+                    .and_then(|text| {
+                        chariot::tools::datagen::read_openings(&text, variant)
+                            .map_err(|e| e.to_string())
+                    }) {
                     Ok(fens) => fens,
                     Err(e) => {
                         eprintln!("chariot datagen: opening file '{}': {e}", path.display());
@@ -273,8 +281,9 @@ fn main() {
                     }
                 },
             };
-            let format = format.map_or_else(|| chariot::datagen::Format::of_path(&out), Into::into);
-            let settings = chariot::datagen::Plan {
+            let format =
+                format.map_or_else(|| chariot::tools::datagen::Format::of_path(&out), Into::into);
+            let settings = chariot::tools::datagen::Plan {
                 variant,
                 format,
                 out,
@@ -282,7 +291,7 @@ fn main() {
                 positions,
                 threads: threads.unwrap_or_else(cores),
                 nodes: nodes.max(1),
-                starts: chariot::datagen::Starts {
+                starts: chariot::tools::datagen::Starts {
                     random_plies,
                     openings,
                     dfrc_share,
@@ -290,12 +299,28 @@ fn main() {
                     verify_max: verify_max_cp,
                 },
                 seed,
-                progress: true,
                 nets: played_by,
             };
-            if let Err(e) = chariot::datagen::run(&settings) {
-                eprintln!("chariot datagen: {e}");
-                std::process::exit(1);
+            let start = std::time::Instant::now();
+            let progress = &mut |s: &chariot::tools::datagen::Summary, elapsed| {
+                eprint!("\r{}", s.line(elapsed));
+            };
+            match chariot::tools::datagen::run(&settings, Some(progress)) {
+                Ok(summary) => {
+                    eprintln!("\r{}", summary.line(start.elapsed()));
+                    if summary.cut > 0 {
+                        eprintln!(
+                            "datagen: dropped the last {} bytes of '{}', {} (an interrupted run)",
+                            summary.cut,
+                            settings.out.display(),
+                            settings.format.partial()
+                        );
+                    }
+                }
+                Err(e) => {
+                    eprintln!("chariot datagen: {e}");
+                    std::process::exit(1);
+                }
             }
         }
         Some(Tool::Perft { variant, fen, depth, divide }) => {
@@ -305,20 +330,22 @@ fn main() {
                     .and_then(chariot::engine::board::variant_of_fen)
                     .unwrap_or(Variant::Chess)
             });
-            let event = &mut |e: chariot::bench::PerftEvent| match e {
-                chariot::bench::PerftEvent::Divide { text, nodes } => println!("{text}: {nodes}"),
-                chariot::bench::PerftEvent::Progress { done, of, nodes } => {
+            let event = &mut |e: chariot::tools::bench::PerftEvent| match e {
+                chariot::tools::bench::PerftEvent::Divide { text, nodes } => {
+                    println!("{text}: {nodes}")
+                }
+                chariot::tools::bench::PerftEvent::Progress { done, of, nodes } => {
                     eprintln!("perft: {done}/{of} root moves, {nodes} nodes so far")
                 }
             };
             let fen = fen.as_deref();
             let result = match variant {
                 Variant::Chess => {
-                    chariot::bench::perft::<chariot::chess::Chess>(fen, depth, divide, event)
+                    chariot::tools::bench::perft::<chariot::chess::Chess>(fen, depth, divide, event)
                 }
-                Variant::Xiangqi => {
-                    chariot::bench::perft::<chariot::xiangqi::Xiangqi>(fen, depth, divide, event)
-                }
+                Variant::Xiangqi => chariot::tools::bench::perft::<chariot::xiangqi::Xiangqi>(
+                    fen, depth, divide, event,
+                ),
             };
             match result {
                 Ok(run) => {
@@ -352,7 +379,7 @@ fn main() {
 /// Reads `--dfrc-share`: a number from 0 to 1.
 fn share(text: &str) -> Result<f64, String> {
     let share: f64 = text.parse().map_err(|e| format!("{e}"))?;
-    chariot::datagen::check_share(share).map(|()| share)
+    chariot::tools::datagen::check_share(share).map(|()| share).map_err(|e| e.to_string())
 }
 
 /// The number of cores.

@@ -7,17 +7,15 @@
 //! written once over it, [`engine`] is the controller that owns the session and the search
 //! threads, and [`protocol`] turns text into commands and reports into text. The neutral
 //! vocabulary between them is [`command`] (in), [`report`] (out) and [`options`] (the option
-//! table).
+//! table). The [`tools`] (bench, speedtest, datagen, game analysis) run searches through a
+//! session of their own and return values; the binary prints them.
 
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-pub mod analysis;
-pub mod bench;
 pub mod book;
 pub mod chess;
 pub mod command;
-pub mod datagen;
 pub mod engine;
 pub mod game;
 pub mod nnue;
@@ -28,6 +26,6 @@ pub mod report;
 pub mod rng;
 pub mod search;
 pub mod session;
-pub mod speedtest;
 pub mod text;
+pub mod tools;
 pub mod xiangqi;

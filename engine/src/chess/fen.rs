@@ -45,8 +45,32 @@ pub fn parse(fen: &str, t: &Tables) -> Result<Parsed, FenError> {
         )));
     }
     let mut b = Board::empty();
+    place(&mut b, placement, t)?;
+    b.side = match fields.get(1).copied() {
+        Some("w") => WHITE,
+        Some("b") => BLACK,
+        other => return Err(FenError::Side(other.unwrap_or("").to_string())),
+    };
+    let chess960 = castling(&mut b, fields.get(2).copied().unwrap_or("-"))?;
+    en_passant(&mut b, fields.get(3).copied().unwrap_or("-"))?;
+    clocks(&mut b, fields.get(4).copied(), fields.get(5).copied())?;
 
-    // 1. Piece placement, eighth rank first.
+    // The side that just moved cannot have left its king in check.
+    let them = b.side ^ 1;
+    if b.attackers_to(b.king_sq(them), b.occupied(), t) & b.colours[b.side] != 0 {
+        return Err(FenError::Illegal(format!(
+            "{} is in check but not to move",
+            COLOUR_NAMES[them]
+        )));
+    }
+
+    b.key = b.compute_key(t);
+    Ok(Parsed { board: b, chess960 })
+}
+
+/// The piece placement, eighth rank first, put on the empty board `b`: eight ranks of eight
+/// squares, one king a side, no pawn on the first or last rank.
+fn place(b: &mut Board, placement: &str, t: &Tables) -> Result<(), FenError> {
     let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() != 8 {
         return Err(board_err(placement, format!("expected 8 ranks, found {}", ranks.len())));
@@ -55,25 +79,21 @@ pub fn parse(fen: &str, t: &Tables) -> Result<Parsed, FenError> {
         let rank = 7 - i;
         let mut file = 0;
         for c in text.bytes() {
-            match c {
-                b'1'..=b'8' => file += (c - b'0') as usize,
-                _ => {
-                    let Some(p) = PIECE_CHARS.iter().position(|&x| x == c) else {
-                        return Err(board_err(
-                            placement,
-                            format!("bad piece character '{}'", c as char),
-                        ));
-                    };
-                    if file >= 8 {
-                        return Err(board_err(
-                            placement,
-                            format!("rank {} has more than 8 squares", rank + 1),
-                        ));
-                    }
-                    b.put(p as u8, square(file, rank), t);
-                    file += 1;
-                }
+            if let b'1'..=b'8' = c {
+                file += (c - b'0') as usize;
+                continue;
             }
+            let Some(p) = PIECE_CHARS.iter().position(|&x| x == c) else {
+                return Err(board_err(placement, format!("bad piece character '{}'", c as char)));
+            };
+            if file >= 8 {
+                return Err(board_err(
+                    placement,
+                    format!("rank {} has more than 8 squares", rank + 1),
+                ));
+            }
+            b.put(p as u8, square(file, rank), t);
+            file += 1;
         }
         if file != 8 {
             return Err(board_err(
@@ -92,125 +112,108 @@ pub fn parse(fen: &str, t: &Tables) -> Result<Parsed, FenError> {
     if b.kinds[PAWN] & (RANK_1 | RANK_8) != 0 {
         return Err(board_err(placement, "a pawn stands on the first or eighth rank"));
     }
+    Ok(())
+}
 
-    // 2. Side to move.
-    match fields.get(1).copied() {
-        Some("w") => b.side = WHITE,
-        Some("b") => b.side = BLACK,
-        other => return Err(FenError::Side(other.unwrap_or("").to_string())),
-    }
-
-    // 3. Castling rights.
-    let castling = fields.get(2).copied().unwrap_or("-");
+/// The castling field (`-`, `KQkq` or rook file letters) as rights on `b`, whose pieces are
+/// placed; whether the rights need Chess960 (a king or rook off its standard square).
+fn castling(b: &mut Board, field: &str) -> Result<bool, FenError> {
     let mut chess960 = false;
-    if castling != "-" {
-        for c in castling.bytes() {
-            let colour = if c.is_ascii_uppercase() { WHITE } else { BLACK };
-            let rank_bb = back_rank(colour);
+    if field == "-" {
+        return Ok(chess960);
+    }
+    for c in field.bytes() {
+        let colour = if c.is_ascii_uppercase() { WHITE } else { BLACK };
+        let rook = castling_rook(b, colour, c, field)?;
+        let ksq = lsb(b.pieces(colour, KING));
+        let rooks = b.pieces(colour, ROOK) & back_rank(colour);
+        let same_side = rooks & if rook > ksq { squares_above(ksq) } else { squares_below(ksq) };
+        if b.castle & same_side != 0 {
             let name = COLOUR_NAMES[colour];
-            let king = b.pieces(colour, KING);
-            if king & rank_bb == 0 {
-                return Err(castle_err(
-                    castling,
-                    format!("the {name} king is not on its back rank"),
-                ));
-            }
-            let ksq = lsb(king);
-            let rooks = b.pieces(colour, ROOK) & rank_bb;
-            let right_of_king = rooks & squares_above(ksq);
-            let left_of_king = rooks & squares_below(ksq);
-            let rook = match c.to_ascii_lowercase() {
-                b'k' => match right_of_king {
-                    0 => {
-                        return Err(castle_err(
-                            castling,
-                            format!("no {name} rook on the king side"),
-                        ));
-                    }
-                    r => 63 - r.leading_zeros() as usize,
-                },
-                b'q' => match left_of_king {
-                    0 => {
-                        return Err(castle_err(
-                            castling,
-                            format!("no {name} rook on the queen side"),
-                        ));
-                    }
-                    r => lsb(r),
-                },
-                f @ b'a'..=b'h' => {
-                    let sq = (ksq & 56) + (f - b'a') as usize;
-                    if rooks & bit(sq) == 0 {
-                        return Err(castle_err(
-                            castling,
-                            format!("no {name} rook on {}", square_name(sq)),
-                        ));
-                    }
-                    sq
-                }
-                _ => return Err(castle_err(castling, format!("bad character '{}'", c as char))),
-            };
-            let same_side = if rook > ksq { right_of_king } else { left_of_king };
-            if b.castle & same_side != 0 {
-                return Err(castle_err(castling, format!("two {name} rights on the same side")));
-            }
-            b.castle |= bit(rook);
-            if file_of(ksq) != 4 || (file_of(rook) != 0 && file_of(rook) != 7) {
-                chess960 = true;
-            }
+            return Err(castle_err(field, format!("two {name} rights on the same side")));
+        }
+        b.castle |= bit(rook);
+        if file_of(ksq) != 4 || (file_of(rook) != 0 && file_of(rook) != 7) {
+            chess960 = true;
         }
     }
+    Ok(chess960)
+}
 
-    // 4. En passant: the pawn that just moved two squares must be there, and both the square
-    //    it skipped and the one it left must be empty.
-    let ep = fields.get(3).copied().unwrap_or("-");
-    if ep != "-" {
-        let Some(sq) = parse_square(ep.as_bytes()) else {
-            return Err(ep_err(ep, "not a square"));
-        };
-        let (rank, pawn_sq, origin) = if b.side == WHITE {
-            (5, sq.wrapping_sub(8), sq + 8)
-        } else {
-            (2, sq + 8, sq.wrapping_sub(8))
-        };
-        if rank_of(sq) != rank {
-            return Err(ep_err(
-                ep,
-                format!("must be on rank {} with {} to move", rank + 1, COLOUR_NAMES[b.side]),
-            ));
-        }
-        if b.squares[pawn_sq] != piece(b.side ^ 1, PAWN) {
-            return Err(ep_err(ep, "no pawn that could just have moved two squares"));
-        }
-        if b.squares[sq] != NO_PIECE || b.squares[origin] != NO_PIECE {
-            return Err(ep_err(ep, "the pawn's path is not empty"));
-        }
-        b.ep = sq as u8;
+/// The rook that the castling letter `c` of `colour` names: `k` the outermost on the king's
+/// right, `q` on its left, a file letter the rook on that file of the back rank.
+fn castling_rook(b: &Board, colour: usize, c: u8, field: &str) -> Result<usize, FenError> {
+    let rank_bb = back_rank(colour);
+    let name = COLOUR_NAMES[colour];
+    let king = b.pieces(colour, KING);
+    if king & rank_bb == 0 {
+        return Err(castle_err(field, format!("the {name} king is not on its back rank")));
     }
+    let ksq = lsb(king);
+    let rooks = b.pieces(colour, ROOK) & rank_bb;
+    match c.to_ascii_lowercase() {
+        b'k' => match rooks & squares_above(ksq) {
+            0 => Err(castle_err(field, format!("no {name} rook on the king side"))),
+            r => Ok(63 - r.leading_zeros() as usize),
+        },
+        b'q' => match rooks & squares_below(ksq) {
+            0 => Err(castle_err(field, format!("no {name} rook on the queen side"))),
+            r => Ok(lsb(r)),
+        },
+        f @ b'a'..=b'h' => {
+            let sq = (ksq & 56) + (f - b'a') as usize;
+            if rooks & bit(sq) == 0 {
+                return Err(castle_err(field, format!("no {name} rook on {}", square_name(sq))));
+            }
+            Ok(sq)
+        }
+        _ => Err(castle_err(field, format!("bad character '{}'", c as char))),
+    }
+}
 
-    // 5. Clocks.
-    if let Some(&h) = fields.get(4) {
+/// The en-passant field on `b`, whose side to move is set: the pawn that just moved two
+/// squares must be there, and both the square it skipped and the one it left must be empty.
+fn en_passant(b: &mut Board, ep: &str) -> Result<(), FenError> {
+    if ep == "-" {
+        return Ok(());
+    }
+    let Some(sq) = parse_square(ep.as_bytes()) else {
+        return Err(ep_err(ep, "not a square"));
+    };
+    let (rank, pawn_sq, origin) = if b.side == WHITE {
+        (5, sq.wrapping_sub(8), sq + 8)
+    } else {
+        (2, sq + 8, sq.wrapping_sub(8))
+    };
+    if rank_of(sq) != rank {
+        return Err(ep_err(
+            ep,
+            format!("must be on rank {} with {} to move", rank + 1, COLOUR_NAMES[b.side]),
+        ));
+    }
+    if b.squares[pawn_sq] != piece(b.side ^ 1, PAWN) {
+        return Err(ep_err(ep, "no pawn that could just have moved two squares"));
+    }
+    if b.squares[sq] != NO_PIECE || b.squares[origin] != NO_PIECE {
+        return Err(ep_err(ep, "the pawn's path is not empty"));
+    }
+    b.ep = sq as u8;
+    Ok(())
+}
+
+/// The halfmove and fullmove clocks, where given.
+fn clocks(b: &mut Board, halfmove: Option<&str>, fullmove: Option<&str>) -> Result<(), FenError> {
+    if let Some(h) = halfmove {
         let n: u16 = h.parse().map_err(|_| FenError::Halfmove(h.to_string()))?;
         b.halfmove = u32::from(n);
     }
-    if let Some(&f) = fields.get(5) {
+    if let Some(f) = fullmove {
         let n: u16 = f.parse().map_err(|_| FenError::Fullmove(f.to_string()))?;
         // Some tools write 0; treat it as the first move rather than rejecting the position.
         b.fullmove = u32::from(n.max(1));
     }
     b.window = b.halfmove;
-
-    // 6. The side that just moved cannot have left its king in check.
-    let them = b.side ^ 1;
-    if b.attackers_to(b.king_sq(them), b.occupied(), t) & b.colours[b.side] != 0 {
-        return Err(FenError::Illegal(format!(
-            "{} is in check but not to move",
-            COLOUR_NAMES[them]
-        )));
-    }
-
-    b.key = b.compute_key(t);
-    Ok(Parsed { board: b, chess960 })
+    Ok(())
 }
 
 /// Writes `b` as FEN; castling rights use X-FEN letters when `chess960` (`KQkq` for the

@@ -19,7 +19,7 @@ use crate::report::{Report, Sink};
 use crate::search::pool;
 use crate::search::signals::Signals;
 use crate::session::{Found, Job, Outcome, Session};
-use crate::{bench, speedtest};
+use crate::tools::{bench, speedtest};
 use board::{Board, display_text, eval_text, variant_of_fen, with_board};
 use crossbeam_channel::{Receiver, Sender, select};
 use notice::Notice;
@@ -419,9 +419,11 @@ impl Engine {
             }
             // Runs here, to its end: OpenBench sends `quit` only after the last start.
             Command::Genfens(request) => {
-                match crate::datagen::genfens(&request, self.variant(), &self.session) {
+                match crate::tools::datagen::genfens(&request, self.variant(), &self.session) {
                     Ok(fens) => fens.for_each(|fen| self.send(Report::Genfen(fen))),
-                    Err(error) => self.error(Notice::Failed { command: "genfens", error }),
+                    Err(error) => {
+                        self.error(Notice::Failed { command: "genfens", error: error.to_string() })
+                    }
                 }
             }
             Command::Quit => {
@@ -446,7 +448,10 @@ impl Engine {
             },
             BenchPositions::File(path) => match bench::read_positions(&path) {
                 Ok(fens) => Some(fens),
-                Err(error) => return self.error(Notice::Failed { command: "bench", error }),
+                Err(error) => {
+                    return self
+                        .error(Notice::Failed { command: "bench", error: error.to_string() });
+                }
             },
         };
         match self.session.fresh(args.hash_mb, args.threads) {
@@ -478,7 +483,9 @@ impl Engine {
                 let (_, text) = speedtest::run(&mut session, seconds, progress);
                 self.send(Report::Text(text));
             }
-            Err(error) => self.error(Notice::Failed { command: "speedtest", error }),
+            Err(error) => {
+                self.error(Notice::Failed { command: "speedtest", error: error.to_string() })
+            }
         }
     }
 

@@ -118,16 +118,53 @@ pub fn run(
 /// The largest file of bench positions read.
 const MAX_POSITIONS_BYTES: u64 = 1 << 20;
 
+/// What is wrong with a file of bench positions.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionsError {
+    /// The file cannot be read.
+    #[error("cannot read '{name}': {source}")]
+    Unreadable {
+        /// The file's name as given (shortened).
+        name: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not a regular file, or over [`MAX_POSITIONS_BYTES`].
+    #[error("'{name}' is not a file of positions (at most 1 MB)")]
+    NotAFile {
+        /// The file's name as given (shortened).
+        name: String,
+    },
+    /// A line that is a position of neither game.
+    #[error("'{name}' line {line}: '{text}' is no chess or xiangqi position")]
+    NotAPosition {
+        /// The file's name as given (shortened).
+        name: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// The line's text (shortened).
+        text: String,
+    },
+    /// No line holds a position.
+    #[error("'{name}' holds no position")]
+    Empty {
+        /// The file's name as given (shortened).
+        name: String,
+    },
+}
+
 /// The positions of a bench file: a FEN (or EPD: what follows a `;` is dropped) of either game
 /// a line; blank lines and `#` comments are skipped. Every other line must be a position.
-pub fn read_positions(path: &str) -> Result<Vec<String>, String> {
+pub fn read_positions(path: &str) -> Result<Vec<String>, PositionsError> {
     let name = crate::text::excerpt(path);
     // Only a regular file of a sane size: a device or pipe named by mistake must not block.
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{name}': {e}"))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|source| PositionsError::Unreadable { name: name.clone(), source })?;
     if !meta.is_file() || meta.len() > MAX_POSITIONS_BYTES {
-        return Err(format!("'{name}' is not a file of positions (at most 1 MB)"));
+        return Err(PositionsError::NotAFile { name });
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{name}': {e}"))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| PositionsError::Unreadable { name: name.clone(), source })?;
     let mut fens = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let fen = line.split(';').next().unwrap_or("").trim();
@@ -135,16 +172,13 @@ pub fn read_positions(path: &str) -> Result<Vec<String>, String> {
             continue;
         }
         if Chess::from_fen(fen).is_err() && Xiangqi::from_fen(fen).is_err() {
-            return Err(format!(
-                "'{name}' line {}: '{}' is no chess or xiangqi position",
-                i + 1,
-                crate::text::excerpt(fen)
-            ));
+            let text = crate::text::excerpt(fen);
+            return Err(PositionsError::NotAPosition { name, line: i + 1, text });
         }
         fens.push(fen.to_string());
     }
     if fens.is_empty() {
-        return Err(format!("'{name}' holds no position"));
+        return Err(PositionsError::Empty { name });
     }
     Ok(fens)
 }

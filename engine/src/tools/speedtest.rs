@@ -150,15 +150,22 @@ fn speed_game<G: Inspect + Networked>(
     speed
 }
 
+/// Why there is no session for the speedtest.
+#[derive(Debug, thiserror::Error)]
+pub enum SpeedtestError {
+    /// The search threads could not be started.
+    #[error("cannot start the search threads: {0}")]
+    Threads(std::io::Error),
+    /// The table does not fit in memory.
+    #[error("cannot allocate a {0} MB hash table")]
+    Hash(usize),
+}
+
 /// A session for the speedtest: `threads` search threads and `hash_mb` of table, with the
 /// networks and search parameters of `like`; or why there cannot be one.
-pub fn session(like: &Session, threads: usize, hash_mb: usize) -> Result<Session, String> {
-    let mut session =
-        like.fresh(1, threads).map_err(|e| format!("cannot start the search threads: {e}"))?;
-    session
-        .table_mut()
-        .resize(hash_mb)
-        .map_err(|_| format!("cannot allocate a {hash_mb} MB hash table"))?;
+pub fn session(like: &Session, threads: usize, hash_mb: usize) -> Result<Session, SpeedtestError> {
+    let mut session = like.fresh(1, threads).map_err(SpeedtestError::Threads)?;
+    session.table_mut().resize(hash_mb).map_err(|_| SpeedtestError::Hash(hash_mb))?;
     Ok(session)
 }
 

@@ -15,7 +15,6 @@ fn settings(variant: Variant, out: std::path::PathBuf, threads: usize) -> Plan {
         // Half the chess games from DFRC starts, so that the run covers both kinds.
         starts: Starts { random_plies: 6, dfrc_share: 0.5, ..Starts::default() },
         seed: 7,
-        progress: false,
         nets: Networks::embedded(),
     }
 }
@@ -44,8 +43,8 @@ fn datagen_is_deterministic_and_keeps_quiet_positions() {
         let two = dir.join(format!("{}-2.data", variant.name()));
         let _ = std::fs::remove_file(&one);
         let _ = std::fs::remove_file(&two);
-        let a = run(&settings(variant, one.clone(), 1)).expect("runs");
-        let b = run(&settings(variant, two.clone(), 2)).expect("runs");
+        let a = run(&settings(variant, one.clone(), 1), None).expect("runs");
+        let b = run(&settings(variant, two.clone(), 2), None).expect("runs");
         assert_eq!(a, b);
         assert_eq!(a.games, 4);
         assert!(a.positions > 20, "{a:?}");
@@ -56,13 +55,13 @@ fn datagen_is_deterministic_and_keeps_quiet_positions() {
         // Appending adds a game's worth without touching what is there.
         let before = std::fs::read(&one).expect("written");
         let more = Plan { games: Some(1), ..settings(variant, one.clone(), 1) };
-        run(&more).expect("runs");
+        run(&more, None).expect("runs");
         let after = std::fs::read(&one).expect("written");
         assert!(after.len() > before.len() && after.starts_with(&before));
         // A run cut off in the middle of a record: the next one drops the partial record
         // and appends whole records after the whole ones.
         std::fs::write(&one, &after[..before.len() + 17]).expect("written");
-        run(&more).expect("runs");
+        run(&more, None).expect("runs");
         let repaired = std::fs::read(&one).expect("written");
         assert!(repaired.starts_with(&before) && repaired.len() > before.len());
         assert_eq!(records(&one).len(), repaired.len() / RECORD_BYTES);
@@ -83,8 +82,8 @@ fn the_games_format_holds_the_same_positions_as_the_records() {
         let _ = std::fs::remove_file(&data);
         let _ = std::fs::remove_file(&games);
         assert_eq!(Format::of_path(&games), Format::Games);
-        let a = run(&settings(variant, data.clone(), 1)).expect("runs");
-        let b = run(&settings(variant, games.clone(), 2)).expect("runs");
+        let a = run(&settings(variant, data.clone(), 1), None).expect("runs");
+        let b = run(&settings(variant, games.clone(), 2), None).expect("runs");
         assert_eq!(a, b);
         let from_games = |path: &std::path::Path| {
             let bytes = std::fs::read(path).expect("written");
@@ -109,7 +108,7 @@ fn the_games_format_holds_the_same_positions_as_the_records() {
         assert_eq!(cut.games, 3);
         assert!(cut.cut.is_some_and(|c| c.game == 3));
         let more = Plan { games: Some(1), ..settings(variant, games.clone(), 1) };
-        run(&more).expect("runs");
+        run(&more, None).expect("runs");
         let (again, summary, _) = from_games(&games);
         assert_eq!((summary.games, summary.cut), (4, None));
         assert_eq!(again[..cut.positions as usize], got[..cut.positions as usize]);

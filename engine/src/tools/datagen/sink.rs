@@ -8,8 +8,9 @@
 //! [`data`]: crate::nnue::data
 //! [`games`]: crate::nnue::games
 
+use super::error::DatagenError;
 use crate::nnue::data::{RECORD_BYTES, Record};
-use crate::nnue::games::{self, GameRecord};
+use crate::nnue::games::{self, GameRecord, GamesError};
 use std::io::{BufReader, Seek, SeekFrom};
 use std::path::Path;
 
@@ -31,47 +32,51 @@ impl Format {
 
     /// Opens `path` for appending, creating it, after cutting off what a run stopped in the
     /// middle of a write (killed, or out of time) left at its end: a partial record, or a game
-    /// without its end. Either would shift everything appended after it.
-    pub(super) fn open(self, path: &Path) -> Result<std::fs::File, String> {
+    /// without its end. Either would shift everything appended after it. Returns the file and
+    /// the number of bytes cut off (for the caller to tell).
+    pub(super) fn open(self, path: &Path) -> Result<(std::fs::File, u64), DatagenError> {
         let file = std::fs::OpenOptions::new()
             .create(true)
             .read(true)
             .append(true)
             .open(path)
-            .map_err(|e| format!("cannot open '{}': {e}", path.display()))?;
-        let fail = |e: String| format!("cannot repair '{}': {e}", path.display());
-        let len = file.metadata().map_err(|e| fail(e.to_string()))?.len();
+            .map_err(|source| DatagenError::Open { path: path.to_path_buf(), source })?;
+        let repair = |source| DatagenError::Repair { path: path.to_path_buf(), source };
+        let len = file.metadata().map_err(repair)?.len();
         let keep = match self {
             Format::Records => len - len % RECORD_BYTES as u64,
             Format::Games => {
                 // A damaged game in the middle is an error, not a cut: the complete games
                 // after it would be lost.
-                (&file).seek(SeekFrom::Start(0)).map_err(|e| fail(e.to_string()))?;
-                games::complete_bytes(BufReader::new(&file)).map_err(|e| fail(e.to_string()))?
+                (&file).seek(SeekFrom::Start(0)).map_err(repair)?;
+                games::complete_bytes(BufReader::new(&file)).map_err(|e| match e {
+                    GamesError::Io(source) => repair(source),
+                    e => DatagenError::Damaged { path: path.to_path_buf(), source: e },
+                })?
             }
         };
         if keep < len {
-            file.set_len(keep).map_err(|e| fail(e.to_string()))?;
-            let what = match self {
-                Format::Records => "a partial record",
-                Format::Games => "a game without its end",
-            };
-            eprintln!(
-                "datagen: dropped the last {} bytes of '{}', {what} (an interrupted run)",
-                len - keep,
-                path.display()
-            );
+            file.set_len(keep).map_err(repair)?;
         }
-        Ok(file)
+        Ok((file, len - keep))
+    }
+
+    /// What is cut off a file in this format by [`Format::open`]: a partial record, or a game
+    /// without its end.
+    pub fn partial(self) -> &'static str {
+        match self {
+            Format::Records => "a partial record",
+            Format::Games => "a game without its end",
+        }
     }
 
     /// The bytes of a played game in the format.
-    pub(super) fn encode(self, played: &Played) -> Result<Vec<u8>, String> {
+    pub(super) fn encode(self, played: &Played) -> Result<Vec<u8>, GamesError> {
         match self {
             Format::Records => {
                 Ok(played.records.iter().flat_map(|r| r.to_bytes()).collect::<Vec<u8>>())
             }
-            Format::Games => played.game.to_bytes().map_err(|e| e.to_string()),
+            Format::Games => played.game.to_bytes(),
         }
     }
 }

@@ -45,7 +45,9 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::{Duration, Instant};
 
+mod error;
 mod sink;
+pub use error::{DatagenError, OpeningsError};
 pub use sink::Format;
 use sink::Played;
 
@@ -174,8 +176,6 @@ pub struct Plan {
     pub starts: Starts,
     /// The random stream's seed.
     pub seed: u64,
-    /// Print the progress line.
-    pub progress: bool,
     /// The networks the games are played with (the classic evaluation for the first
     /// generation of data).
     pub nets: Networks,
@@ -190,6 +190,27 @@ pub struct Summary {
     pub positions: u64,
     /// Games won by white (red), drawn, won by black.
     pub results: [u64; 3],
+    /// Bytes cut off the file's end before appending: what an interrupted run left
+    /// half-written ([`Format::partial`]).
+    pub cut: u64,
+}
+
+impl Summary {
+    /// The progress line: `positions, positions/s, games, results, seconds`.
+    pub fn line(&self, elapsed: Duration) -> String {
+        let secs = elapsed.as_secs_f64().max(1e-3);
+        let games = self.games.max(1) as f64;
+        format!(
+            "datagen: {} positions, {:.0} positions/s, {} games (white {:.0}%, draw {:.0}%, black {:.0}%), {:.0} s",
+            self.positions,
+            self.positions as f64 / secs,
+            self.games,
+            100.0 * self.results[0] as f64 / games,
+            100.0 * self.results[1] as f64 / games,
+            100.0 * self.results[2] as f64 / games,
+            secs
+        )
+    }
 }
 
 /// The back rank of Chess960 start number `n` (0-959, Scharnagl's numbering: 518 is the
@@ -248,7 +269,7 @@ pub fn dfrc_fen(white: usize, black: usize) -> String {
 
 /// Reads an opening file: one FEN or EPD per line (an EPD's four fields get `0 1`); blank
 /// lines and `#` comments are skipped. Lines that are not positions of `variant` are errors.
-pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<String>, String> {
+pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<String>, OpeningsError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -265,11 +286,11 @@ pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<String>, String
             Variant::Chess => Chess::from_fen(&fen).map(|_| ()),
             Variant::Xiangqi => Xiangqi::from_fen(&fen).map(|_| ()),
         };
-        valid.map_err(|e| format!("line {}: {e}", i + 1))?;
+        valid.map_err(|error| OpeningsError::Line { line: i + 1, error })?;
         out.push(fen);
     }
     if out.is_empty() {
-        return Err("no positions in the opening file".to_string());
+        return Err(OpeningsError::Empty);
     }
     Ok(out)
 }
@@ -456,31 +477,38 @@ struct Pending {
     done: bool,
 }
 
-/// Generates games into `settings.out` (appending) and returns what was written.
-pub fn run(settings: &Plan) -> Result<Summary, String> {
+/// What a run reports as it goes: the games written so far and the time since it started.
+pub type Progress<'a> = &'a mut dyn FnMut(&Summary, Duration);
+
+/// Generates games into `settings.out` (appending) and returns what was written; `progress`,
+/// if given, hears the running totals every few seconds.
+pub fn run(settings: &Plan, progress: Option<Progress>) -> Result<Summary, DatagenError> {
     match settings.variant {
-        Variant::Chess => run_game::<Chess>(settings),
-        Variant::Xiangqi => run_game::<Xiangqi>(settings),
+        Variant::Chess => run_game::<Chess>(settings, progress),
+        Variant::Xiangqi => run_game::<Xiangqi>(settings, progress),
     }
 }
 
-fn run_game<G: Inspect + Networked + MoveCode>(settings: &Plan) -> Result<Summary, String> {
+fn run_game<G: Inspect + Networked + MoveCode>(
+    settings: &Plan,
+    progress: Option<Progress>,
+) -> Result<Summary, DatagenError> {
     if settings.games.is_none() && settings.positions.is_none() {
-        return Err("give --games or --positions".to_string());
+        return Err(DatagenError::NoLimit);
     }
     check_share(settings.starts.dfrc_share)?;
     let path = &settings.out;
-    let file = settings.format.open(path)?;
+    let (file, cut) = settings.format.open(path)?;
     let file = Mutex::new(std::io::BufWriter::new(file));
     let shelf = Mutex::new(Pending {
         next: 0,
         waiting: BTreeMap::new(),
-        summary: Summary::default(),
+        summary: Summary { cut, ..Summary::default() },
         done: false,
     });
     let next_game = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let failure: Mutex<Option<DatagenError>> = Mutex::new(None);
     let start = Instant::now();
     let threads = settings.threads.max(1);
 
@@ -490,7 +518,7 @@ fn run_game<G: Inspect + Networked + MoveCode>(settings: &Plan) -> Result<Summar
                 let session = match Session::new(HASH_MB, 1, settings.nets.clone()) {
                     Ok(session) => session,
                     Err(e) => {
-                        *failure.lock() = Some(format!("cannot start a search thread: {e}"));
+                        *failure.lock() = Some(DatagenError::Threads(e));
                         stop.store(true, Relaxed);
                         return;
                     }
@@ -511,12 +539,16 @@ fn run_game<G: Inspect + Networked + MoveCode>(settings: &Plan) -> Result<Summar
                     while !shelf.done {
                         let n = shelf.next;
                         let Some(played) = shelf.waiting.remove(&n) else { break };
-                        let written = settings.format.encode(&played).and_then(|bytes| {
-                            file.lock().write_all(&bytes).map_err(|e| e.to_string())
-                        });
+                        let written = match settings.format.encode(&played) {
+                            Ok(bytes) => file.lock().write_all(&bytes).map_err(|source| {
+                                DatagenError::Write { path: path.clone(), source }
+                            }),
+                            Err(source) => {
+                                Err(DatagenError::Unwritable { path: path.clone(), source })
+                            }
+                        };
                         if let Err(e) = written {
-                            *failure.lock() =
-                                Some(format!("cannot write '{}': {e}", path.display()));
+                            *failure.lock() = Some(e);
                             shelf.done = true;
                             stop.store(true, Relaxed);
                             break;
@@ -541,38 +573,31 @@ fn run_game<G: Inspect + Networked + MoveCode>(settings: &Plan) -> Result<Summar
                 }
             });
         }
-        if settings.progress {
+        if let Some(progress) = progress {
             let mut last = Instant::now();
             while !stop.load(Relaxed) && !scope_finished(&next_game, settings) {
                 std::thread::sleep(Duration::from_millis(100));
                 if last.elapsed() >= PROGRESS_EVERY {
                     last = Instant::now();
                     let s = shelf.lock().summary.clone();
-                    eprint!("\r{}", progress_line(&s, start.elapsed()));
+                    progress(&s, start.elapsed());
                 }
             }
         }
     });
-    if let Err(e) = file.lock().flush() {
-        return Err(format!("cannot write '{}': {e}", path.display()));
+    if let Err(source) = file.lock().flush() {
+        return Err(DatagenError::Write { path: path.clone(), source });
     }
     if let Some(e) = failure.lock().take() {
         return Err(e);
     }
     let summary = shelf.lock().summary.clone();
-    if settings.progress {
-        eprintln!("\r{}", progress_line(&summary, start.elapsed()));
-    }
     Ok(summary)
 }
 
 /// Checks that a DFRC share is a share: a number from 0 to 1.
-pub fn check_share(share: f64) -> Result<(), String> {
-    if (0.0..=1.0).contains(&share) {
-        Ok(())
-    } else {
-        Err(format!("the DFRC share must be from 0 to 1, not {share}"))
-    }
+pub fn check_share(share: f64) -> Result<(), DatagenError> {
+    if (0.0..=1.0).contains(&share) { Ok(()) } else { Err(DatagenError::Share(share)) }
 }
 
 /// `genfens` (OpenBench's datagen protocol): `request.count` chess starts as FENs, searched
@@ -590,22 +615,24 @@ pub fn genfens(
     request: &Genfens,
     variant: Variant,
     like: &Session,
-) -> Result<impl Iterator<Item = String> + use<>, String> {
+) -> Result<impl Iterator<Item = String> + use<>, DatagenError> {
     if variant != Variant::Chess {
-        return Err(format!("makes chess starts, and the session plays {}", variant.name()));
+        return Err(DatagenError::NotChess(variant.name()));
     }
     let openings = match &request.book {
         None => Vec::new(),
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
-            .and_then(|text| read_openings(&text, Variant::Chess))
-            .map_err(|e| format!("book '{}': {e}", crate::text::excerpt(path)))?,
+        Some(path) => {
+            let name = crate::text::excerpt(path);
+            let text = std::fs::read_to_string(path)
+                .map_err(|source| DatagenError::BookUnreadable { name: name.clone(), source })?;
+            read_openings(&text, Variant::Chess)
+                .map_err(|source| DatagenError::Book { name, source })?
+        }
     };
     let starts =
         Starts { openings, dfrc_share: if request.dfrc { 1.0 } else { 0.0 }, ..Starts::default() };
     // A search thread of its own that plays as `like` does (its networks and parameters).
-    let session =
-        like.fresh(HASH_MB, 1).map_err(|e| format!("cannot start a search thread: {e}"))?;
+    let session = like.fresh(HASH_MB, 1).map_err(DatagenError::Threads)?;
     let mut player = Player { session, nodes: DEFAULT_NODES };
     let seed = request.seed;
     Ok((0..request.count).map(move |index| {
@@ -620,22 +647,6 @@ pub fn genfens(
 /// True when every game has been handed out (the threads are finishing their last ones).
 fn scope_finished(next_game: &AtomicU64, settings: &Plan) -> bool {
     settings.games.is_some_and(|g| next_game.load(Relaxed) >= g)
-}
-
-/// `positions, positions/s, games, results`.
-fn progress_line(s: &Summary, elapsed: Duration) -> String {
-    let secs = elapsed.as_secs_f64().max(1e-3);
-    let games = s.games.max(1) as f64;
-    format!(
-        "datagen: {} positions, {:.0} positions/s, {} games (white {:.0}%, draw {:.0}%, black {:.0}%), {:.0} s",
-        s.positions,
-        s.positions as f64 / secs,
-        s.games,
-        100.0 * s.results[0] as f64 / games,
-        100.0 * s.results[1] as f64 / games,
-        100.0 * s.results[2] as f64 / games,
-        secs
-    )
 }
 
 #[cfg(test)]
