@@ -184,6 +184,12 @@ fn main() {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    // A forced inference path is checked once, here: a bad name is one line, not a silent
+    // fallback (the library ignores it).
+    if let Err(e) = chariot::nnue::simd::check_env() {
+        eprintln!("chariot: {e}");
+        std::process::exit(2);
+    }
     // Every tool and the engine evaluate with the networks built in, unless told otherwise.
     let nets = |classic: bool| if classic { Networks::classic() } else { Networks::embedded() };
     match cli.tool {

@@ -83,7 +83,7 @@ fn a_bad_network_file_is_reported_and_the_network_in_use_stays() {
 }
 
 #[test]
-fn export_net_writes_the_network_in_use_and_compiler_names_the_simd_path() {
+fn export_net_writes_the_network_in_use_and_compiler_names_the_inference_path() {
     let bytes = random_net(Variant::Xiangqi, 16).to_bytes();
     let net = write("export-source.nnue", &bytes);
     let copy = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nets").join("exported.nnue");
@@ -99,8 +99,12 @@ fn export_net_writes_the_network_in_use_and_compiler_names_the_simd_path() {
     assert_eq!(count(&lines, "info message error: no xiangqi network is in use"), 1, "{lines:?}");
     assert_eq!(count(&lines, "info message wrote the xiangqi network to"), 1, "{lines:?}");
     assert_eq!(std::fs::read(&copy).ok(), Some(bytes));
-    let simd = lines.iter().find(|l| l.starts_with("SIMD: ")).expect("the SIMD line");
-    assert!(simd.contains("avx2") || simd.contains("portable"), "{simd}");
+    // `inference: <path> (available: <paths>)`, the path in use among those available.
+    let line = lines.iter().find(|l| l.starts_with("inference: ")).expect("the inference line");
+    let (used, available) = line["inference: ".len()..].split_once(" (available: ").expect(line);
+    let available: Vec<&str> = available.trim_end_matches(')').split(", ").collect();
+    assert!(available.contains(&used) && available.last() == Some(&"portable"), "{line}");
+    assert!(["avx512", "avx2", "portable"].contains(&used), "{line}");
     assert!(lines.iter().any(|l| l.starts_with("xiangqi: network with 16 hidden")), "{lines:?}");
 }
 

@@ -106,17 +106,17 @@ pub fn default_name(variant: Variant) -> &'static str {
     }
 }
 
-/// What `compiler` prints: version, compiler, target, profile, and the vector path the CPU
-/// selected, with the networks in use.
+/// What `compiler` prints: version, compiler, target, profile, the inference path in use and
+/// those the CPU offers, and the networks in use.
 pub fn compiler_text(nets: &Networks) -> String {
     let mut out = format!(
-        "Chariot {} built by {} for {} ({} profile)\nSIMD: {} (this CPU supports {})",
+        "Chariot {} built by {} for {} ({} profile)\ninference: {} (available: {})",
         env!("CARGO_PKG_VERSION"),
         env!("CHARIOT_RUSTC"),
         env!("CHARIOT_TARGET"),
         env!("CHARIOT_PROFILE"),
         simd::selected().name(),
-        simd::detect().name(),
+        simd::available_names(),
     );
     for v in [Variant::Chess, Variant::Xiangqi] {
         let net = match nets.get(v) {

@@ -178,23 +178,76 @@ fn xiangqi_incremental_evaluation_equals_a_fresh_one() {
     );
 }
 
-/// The AVX2 path (where the CPU has it), the portable path and the reference agree on
-/// random and extreme accumulators.
+/// Every path the CPU runs (AVX-512, AVX2, portable) gives the reference's output on random
+/// and extreme accumulators, hidden sizes both even and odd multiples of 16 (AVX-512's masked
+/// step), and the path selected gives it too.
 #[test]
 fn every_code_path_computes_the_same_output() {
     let mut s = Stream(SplitMix::new(99));
-    for activation in [Activation::SCRelu, Activation::CRelu] {
-        let net = random_net(Variant::Chess, activation, 5);
+    for (activation, hidden) in
+        [(Activation::SCRelu, 48), (Activation::CRelu, 48), (Activation::SCRelu, 256)]
+    {
+        let net = Network::random_bucketed(Variant::Chess, activation, hidden, 8, 5);
         for round in 0..200 {
             let (lo, hi) = if round < 100 { (-400, 400) } else { (-32768, 32767) };
             let us: Vec<i16> = (0..net.hidden).map(|_| s.range(lo, hi)).collect();
             let them: Vec<i16> = (0..net.hidden).map(|_| s.range(lo, hi)).collect();
             let bucket = round % net.buckets;
             let reference = net.output_reference(&us, &them, bucket);
-            assert_eq!(simd::output_portable(&net, &us, &them, bucket), reference);
             assert_eq!(simd::output(&net, &us, &them, bucket), reference);
+            for path in simd::PATHS {
+                let out = simd::output_on(path, &net, &us, &them, bucket);
+                assert_eq!(out.unwrap_or(reference), reference, "{path:?} {activation:?} {hidden}");
+            }
         }
     }
+}
+
+/// Every path the CPU runs updates accumulators as the portable path does, wrapping included,
+/// on lengths of every multiple of 16 up to 272 (so the vector loops' tails are run too).
+#[test]
+fn every_code_path_updates_the_same_sums() {
+    let mut s = Stream(SplitMix::new(7));
+    for len in (16..=272).step_by(16) {
+        let mut row = || -> Vec<i16> { (0..len).map(|_| s.range(-32768, 32767)).collect() };
+        let (src, a, s1, s2) = (row(), row(), row(), row());
+        // Each sum written out in wrapping arithmetic: `add`, `sub`, `add_sub`, `add_sub2`.
+        let expected: Vec<Vec<i16>> = [
+            |x: i16, a: i16, _: i16, _: i16| x.wrapping_add(a),
+            |x: i16, _: i16, s1: i16, _: i16| x.wrapping_sub(s1),
+            |x: i16, a: i16, s1: i16, _: i16| x.wrapping_add(a).wrapping_sub(s1),
+            |x: i16, a: i16, s1: i16, s2: i16| x.wrapping_add(a).wrapping_sub(s1).wrapping_sub(s2),
+        ]
+        .iter()
+        .map(|f| (0..len).map(|k| f(src[k], a[k], s1[k], s2[k])).collect())
+        .collect();
+        for path in simd::PATHS {
+            if !path.supported() {
+                assert!(!simd::add_on(path, &mut vec![0; len], &a), "{path:?}");
+                continue;
+            }
+            let mut got = vec![src.clone(), src.clone(), vec![0; len], vec![0; len]];
+            assert!(simd::add_on(path, &mut got[0], &a));
+            assert!(simd::sub_on(path, &mut got[1], &s1));
+            assert!(simd::add_sub_on(path, &mut got[2], &src, &a, &s1));
+            assert!(simd::add_sub2_on(path, &mut got[3], &src, &a, &s1, &s2));
+            assert_eq!(got, expected, "{path:?} at length {len}");
+        }
+    }
+}
+
+/// `CHARIOT_SIMD` takes the paths' names, and refuses another name or a path the CPU lacks in
+/// one short line.
+#[test]
+fn a_path_is_named_or_refused() {
+    assert_eq!(simd::parse("portable"), Ok(simd::Path::Portable));
+    for path in simd::PATHS {
+        assert_eq!(simd::parse(path.name()).is_ok(), path.supported(), "{path:?}");
+    }
+    let error = simd::parse("avx1024").unwrap_err().to_string();
+    assert_eq!(error, "CHARIOT_SIMD=avx1024: not a path (portable, avx2 or avx512)");
+    assert!(simd::available().any(|p| p == simd::detect()));
+    assert_eq!(simd::available().last(), Some(simd::Path::Portable));
 }
 
 /// King regions, as each side sees its own king: the back rank's queen wing, centre and king

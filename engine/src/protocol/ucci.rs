@@ -24,7 +24,7 @@ Chariot speaks UCCI (xiangqi). Commands:
   eval                         the static evaluation, term by term
   flip                         mirror the position (colours swapped)
   export_net [file]            write the network in use (default: its own name)
-  compiler                     how the binary was built, and its SIMD path
+  compiler                     how the binary was built, and its inference path
   probe startpos|fen <fen> [moves <m>...]  what the hash table holds for that position
   bench [hash threads limit fenfile limittype]  the search's signature: <nodes> nodes <nps> nps
   speedtest [threads hash seconds]  the speed as users run it

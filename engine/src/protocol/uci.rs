@@ -48,7 +48,7 @@ Chariot speaks UCI (chess; xiangqi with UCI_Variant xiangqi). Commands:
   eval                         the static evaluation, term by term
   flip                         mirror the position (colours swapped)
   export_net [file]            write the network in use (default: its own name)
-  compiler                     how the binary was built, and its SIMD path
+  compiler                     how the binary was built, and its inference path
   bench [hash threads limit fenfile limittype]  the search's signature: <nodes> nodes <nps> nps
   speedtest [threads hash seconds]  the speed as users run it
   genfens <n> seed <s> book <file|None> [dfrc]  n verified chess starts (OpenBench datagen)
