@@ -98,36 +98,8 @@ fn module_graph(
 fn no_import_circle_between_the_librarys_modules() {
     let graph = module_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
     assert!(graph.get("session").is_some_and(|d| d.contains("search")), "the graph is read");
-    // Depth-first search for a path that comes back to where it started.
-    fn visit(
-        node: &str,
-        graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
-        path: &mut Vec<String>,
-        done: &mut std::collections::BTreeSet<String>,
-    ) -> Option<Vec<String>> {
-        if let Some(at) = path.iter().position(|n| n == node) {
-            let mut circle = path[at..].to_vec();
-            circle.push(node.to_string());
-            return Some(circle);
-        }
-        if done.contains(node) {
-            return None;
-        }
-        path.push(node.to_string());
-        for next in graph.get(node).into_iter().flatten() {
-            if let Some(circle) = visit(next, graph, path, done) {
-                return Some(circle);
-            }
-        }
-        path.pop();
-        done.insert(node.to_string());
-        None
-    }
-    let mut done = std::collections::BTreeSet::new();
-    for node in graph.keys() {
-        let circle = visit(node, &graph, &mut Vec::new(), &mut done);
-        assert!(circle.is_none(), "an import circle: {}", circle.unwrap_or_default().join(" -> "));
-    }
+    let circle = find_circle(&graph);
+    assert!(circle.is_none(), "an import circle: {}", circle.unwrap_or_default().join(" -> "));
 }
 
 /// The engine library parses no command line: clap belongs to the `chariot` binary and the
