@@ -2,11 +2,11 @@
 //! positions of each game, with the embedded network and with random ones of the same size
 //! under each input map, as the search drives the accumulators.
 
-use chariot::chess::Chess;
-use chariot::game::{Game, MoveList};
-use chariot::nnue::accumulator::Accumulators;
-use chariot::nnue::network::{Activation, InputMap, Network};
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::chess::Chess;
+use chariot_engine::game::{Game, MoveList};
+use chariot_engine::nnue::accumulator::Accumulators;
+use chariot_engine::nnue::network::{Activation, InputMap, Network};
+use chariot_engine::xiangqi::Xiangqi;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -40,7 +40,7 @@ fn walk<G: Game>(board: &mut G, acc: &mut Accumulators, depth: u32) -> i64 {
 }
 
 fn game<G: Game>(c: &mut Criterion, fens: &[&str]) {
-    let embedded = chariot::nnue::embedded(G::VARIANT).expect("an embedded network");
+    let embedded = chariot_engine::nnue::embedded(G::VARIANT).expect("an embedded network");
     let random = |map| {
         let dims = (embedded.hidden, 1);
         Arc::new(Network::random_mapped(G::VARIANT, Activation::SCRelu, dims, map, 1))

@@ -1,8 +1,8 @@
 //! Move generation speed: perft (bulk-counted) and bare legal move generation, both games.
 
-use chariot::chess::Chess;
-use chariot::game::{Game, MoveList};
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::chess::Chess;
+use chariot_engine::game::{Game, MoveList};
+use chariot_engine::xiangqi::Xiangqi;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

@@ -2,10 +2,10 @@
 //! the embedded networks, as `chariot bench` searches its positions (so its time follows the
 //! nodes per second that decide the clock matches).
 
-use chariot::command::BenchLimit;
-use chariot::nnue::Networks;
-use chariot::session::Session;
-use chariot::tools::bench;
+use chariot_engine::command::BenchLimit;
+use chariot_engine::nnue::Networks;
+use chariot_engine::session::Session;
+use chariot_engine::tools::bench;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

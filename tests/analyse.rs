@@ -8,7 +8,7 @@
 
 mod common;
 
-use chariot::record::{self, Start};
+use chariot_engine::record::{self, Start};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -856,7 +856,7 @@ fn scripts_use_the_engines_record_size() {
         .trim()
         .parse()
         .expect("a number");
-    assert_eq!(bytes, chariot::nnue::data::RECORD_BYTES);
+    assert_eq!(bytes, chariot_engine::nnue::data::RECORD_BYTES);
     for script in ["scripts/nnue.sh", "scripts/nnue-gen.sh"] {
         let text = read(script);
         assert!(text.contains("nnue-common.sh") && !text.contains("* 40"), "{script}");

@@ -4,8 +4,8 @@
 
 mod common;
 
-use chariot::chess::Chess;
-use chariot::game::Game;
+use chariot_engine::chess::Chess;
+use chariot_engine::game::Game;
 use std::process::Command;
 
 /// What OpenBench reads from the output: the FENs of the `info string genfens` lines.

@@ -4,8 +4,8 @@
 
 mod common;
 
-use chariot::game::Variant;
-use chariot::nnue::network::{Activation, Network};
+use chariot_engine::game::Variant;
+use chariot_engine::nnue::network::{Activation, Network};
 use common::{bestmove, run_script};
 use std::path::PathBuf;
 

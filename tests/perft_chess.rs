@@ -3,8 +3,8 @@
 
 mod common;
 
-use chariot::chess::Chess;
-use chariot::game::Game;
+use chariot_engine::chess::Chess;
+use chariot_engine::game::Game;
 
 /// The default test runs each position to the deepest listed depth at or below this count, so
 /// that every position is covered and the whole file stays fast.

@@ -2,8 +2,8 @@
 
 mod common;
 
-use chariot::game::Game;
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::game::Game;
+use chariot_engine::xiangqi::Xiangqi;
 use std::time::Instant;
 
 const EPD: &str = include_str!("data/perft-xiangqi.epd");

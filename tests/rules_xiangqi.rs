@@ -28,9 +28,9 @@
 //! has only its own rules. Stalemate loses in both rule books, and both let a mate on the move
 //! that reaches the limit stand.
 
-use chariot::game::{DRAW, Game, MATE_BOUND, MoveList};
-use chariot::xiangqi::Xiangqi;
-use chariot::xiangqi::rules::RuleSet;
+use chariot_engine::game::{DRAW, Game, MATE_BOUND, MoveList};
+use chariot_engine::xiangqi::Xiangqi;
+use chariot_engine::xiangqi::rules::RuleSet;
 use std::collections::HashMap;
 use std::process::Command;
 

@@ -27,10 +27,10 @@
 
 mod common;
 
-use chariot::chess::Chess;
-use chariot::game::{Game, Move, MoveList};
-use chariot::rng::SplitMix;
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::chess::Chess;
+use chariot_engine::game::{Game, Move, MoveList};
+use chariot_engine::rng::SplitMix;
+use chariot_engine::xiangqi::Xiangqi;
 use common::{Next, Session};
 use std::collections::VecDeque;
 use std::fmt::Display;

@@ -17,7 +17,7 @@ fn benches(lines: &[String]) -> Vec<u64> {
 #[test]
 fn every_parameter_is_a_spin_option() {
     let (lines, _) = common::run_script(&[], "uci\nquit\n");
-    for spec in chariot::search::params::SPECS {
+    for spec in chariot_engine::search::params::SPECS {
         let line = format!(
             "option name {} type spin default {} min {} max {}",
             spec.name, spec.chess, spec.min, spec.max
@@ -25,7 +25,7 @@ fn every_parameter_is_a_spin_option() {
         assert!(lines.contains(&line), "{line}: {lines:?}");
     }
     let (lines, _) = common::run_script(&[], "ucci\nquit\n");
-    let rfp = chariot::search::params::spec("see_capture_margin").expect("a parameter");
+    let rfp = chariot_engine::search::params::spec("see_capture_margin").expect("a parameter");
     let line = format!(
         "option see_capture_margin type spin min {} max {} default {}",
         rfp.min, rfp.max, rfp.xiangqi

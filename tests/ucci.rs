@@ -2,8 +2,8 @@
 
 mod common;
 
-use chariot::game::Game;
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::game::Game;
+use chariot_engine::xiangqi::Xiangqi;
 use common::{Session, bestmove, budget_ms, run_script};
 use std::time::Duration;
 
@@ -187,7 +187,7 @@ fn all_moves_banned_means_nobestmove() {
     // Red's general on d0 has two moves here; ban both.
     let fen = "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1";
     let mut board = Xiangqi::from_fen(fen).expect("fen");
-    let mut list = chariot::game::MoveList::new();
+    let mut list = chariot_engine::game::MoveList::new();
     board.legal_moves(&mut list);
     let all: Vec<String> = list.iter().map(|&m| board.move_text(m)).collect();
     board.make(list.as_slice()[0]);

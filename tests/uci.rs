@@ -4,9 +4,9 @@
 
 mod common;
 
-use chariot::chess::Chess;
-use chariot::game::Game;
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::chess::Chess;
+use chariot_engine::game::Game;
+use chariot_engine::xiangqi::Xiangqi;
 use common::{Session, bestmove, budget_ms, run_script};
 use std::time::{Duration, Instant};
 

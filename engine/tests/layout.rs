@@ -119,9 +119,9 @@ fn the_engine_library_has_no_command_line_parser() {
 /// is each game's own constants.
 #[test]
 fn each_games_shape_is_its_constants() {
-    use chariot::game::{Shape, Variant};
-    assert_eq!(Variant::Chess.shape(), Shape::of::<chariot::chess::Chess>());
-    assert_eq!(Variant::Xiangqi.shape(), Shape::of::<chariot::xiangqi::Xiangqi>());
+    use chariot_engine::game::{Shape, Variant};
+    assert_eq!(Variant::Chess.shape(), Shape::of::<chariot_engine::chess::Chess>());
+    assert_eq!(Variant::Xiangqi.shape(), Shape::of::<chariot_engine::xiangqi::Xiangqi>());
 }
 
 /// A crate's source files by module path (`["chess", "board"]` for `chess/board.rs`, `[]` for

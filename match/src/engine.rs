@@ -7,7 +7,7 @@
 //! is input: nothing it writes can make the runner fail, only lose it the game.
 
 use crate::notation::Notation;
-use chariot::game::Variant;
+use chariot_engine::game::Variant;
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use parking_lot::Mutex;
 use std::fs::File;

@@ -1,6 +1,6 @@
 //! `chariot-match`: the command line of Chariot's match runner.
 
-use chariot::game::Variant;
+use chariot_engine::game::Variant;
 use chariot_match::cli::{parse_engine, parse_tc};
 use chariot_match::play::{Adjudication, DEFAULT_FIXED_TIMEOUT_MS, GameConfig, TimeControl};
 use chariot_match::runner::{self, DEFAULT_REPORT_EVERY, MatchConfig, load_openings, run};
@@ -162,7 +162,7 @@ struct Args {
     syzygy_pieces: Option<u32>,
 
     /// Xiangqi's natural move limit: plies without a capture before a draw (0: none).
-    #[arg(long, default_value_t = chariot::xiangqi::rules::DEFAULT_MOVE_LIMIT)]
+    #[arg(long, default_value_t = chariot_engine::xiangqi::rules::DEFAULT_MOVE_LIMIT)]
     move_limit: u32,
 
     /// Append every game's record here: PGN for chess, PGN-like ICCS text for xiangqi.
@@ -257,8 +257,8 @@ fn config(args: &Args, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
         }
         Some(path) => load_openings(&path).map_err(|e| e.to_string())?,
         None => vec![match variant {
-            Variant::Chess => chariot::chess::START_FEN.to_string(),
-            Variant::Xiangqi => chariot::xiangqi::START_FEN.to_string(),
+            Variant::Chess => chariot_engine::chess::START_FEN.to_string(),
+            Variant::Xiangqi => chariot_engine::xiangqi::START_FEN.to_string(),
         }],
     };
     if args.concurrency == 0 {
@@ -269,7 +269,7 @@ fn config(args: &Args, engines: &[Vec<String>]) -> Result<MatchConfig, String> {
         Some(_) if variant != Variant::Chess => {
             return Err("--syzygy: tablebases are for chess only".into());
         }
-        Some(path) => match chariot::chess::tb::load(path) {
+        Some(path) => match chariot_engine::chess::tb::load(path) {
             Ok(Some(found)) => {
                 eprintln!(
                     "chariot-match: {} Syzygy tables (up to {} pieces) from {path}",

@@ -2,9 +2,9 @@
 //! GUI), and for xiangqi a PGN-like text with ICCS moves, the result and the reason.
 
 use crate::play::GameRecord;
-use chariot::chess::Chess;
-use chariot::chess::moves::{CASTLE, from_sq, promotion, to_sq};
-use chariot::game::{Game, Move, MoveList, Variant};
+use chariot_engine::chess::Chess;
+use chariot_engine::chess::moves::{CASTLE, from_sq, promotion, to_sq};
+use chariot_engine::game::{Game, Move, MoveList, Variant};
 
 /// Piece letters by chess kind (pawn, knight, bishop, rook, queen, king).
 const PIECE_LETTERS: [&str; 6] = ["", "N", "B", "R", "Q", "K"];
@@ -23,7 +23,7 @@ fn square_name(sq: usize) -> String {
 pub fn san(board: &Chess, m: Move) -> String {
     let (from, to) = (from_sq(m), to_sq(m));
     let kind = board.moved_piece(m) % 6;
-    let mut text = if chariot::chess::moves::flag(m) == CASTLE {
+    let mut text = if chariot_engine::chess::moves::flag(m) == CASTLE {
         // Chariot encodes castling as king takes rook: the rook's side names it.
         if to % 8 > from % 8 { "O-O".to_string() } else { "O-O-O".to_string() }
     } else {
@@ -45,7 +45,7 @@ pub fn san(board: &Chess, m: Move) -> String {
                         && to_sq(o) == to
                         && from_sq(o) != from
                         && board.moved_piece(o) == board.moved_piece(m)
-                        && chariot::chess::moves::flag(o) != CASTLE
+                        && chariot_engine::chess::moves::flag(o) != CASTLE
                 })
                 .map(|&o| from_sq(o))
                 .collect();
@@ -134,7 +134,7 @@ pub fn write(record: &GameRecord, header: &Header) -> String {
     out.push_str(&tag("Black", &record.black));
     out.push_str(&tag("Result", record.result.pgn()));
     let standard = match record.variant {
-        Variant::Chess => record.start_fen == chariot::chess::START_FEN,
+        Variant::Chess => record.start_fen == chariot_engine::chess::START_FEN,
         Variant::Xiangqi => false,
     };
     match record.variant {
@@ -363,7 +363,7 @@ mod tests {
 
     #[test]
     fn san_covers_the_special_cases() {
-        let start = chariot::chess::START_FEN;
+        let start = chariot_engine::chess::START_FEN;
         assert_eq!(
             sans(start, "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1"),
             ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"]
@@ -382,7 +382,7 @@ mod tests {
             variant: Variant::Xiangqi,
             white: "a".into(),
             black: "b".into(),
-            start_fen: chariot::xiangqi::START_FEN.into(),
+            start_fen: chariot_engine::xiangqi::START_FEN.into(),
             moves: vec!["h2e2".into(), "h9g7".into()],
             result: GameResult::WhiteWins,
             reason: "b loses on time".into(),

@@ -7,7 +7,7 @@
 
 use crate::engine::{Engine, EngineError, Go, Protocol, Reply};
 use crate::referee::{End, GameResult, Referee, RefereeError, Rules};
-use chariot::game::{Side, Variant};
+use chariot_engine::game::{Side, Variant};
 use std::time::Duration;
 
 /// How long an engine may think under a fixed node count or depth before it counts as
@@ -290,8 +290,8 @@ pub fn play_game<G: Rules>(
     });
     let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let start_is_standard = match G::VARIANT {
-        Variant::Chess => referee.start_fen() == chariot::chess::START_FEN,
-        Variant::Xiangqi => referee.start_fen() == chariot::xiangqi::START_FEN,
+        Variant::Chess => referee.start_fen() == chariot_engine::chess::START_FEN,
+        Variant::Xiangqi => referee.start_fen() == chariot_engine::xiangqi::START_FEN,
     };
 
     let end = loop {

@@ -8,10 +8,10 @@
 //! verdicts (perpetual check and chase lose, other repetitions draw). The referee only adds
 //! the name of the rule, which the judge's score does not carry.
 
-use chariot::chess::Chess;
-use chariot::chess::tb::Wdl;
-use chariot::game::{Game, MoveList, Side, Variant};
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::chess::Chess;
+use chariot_engine::chess::tb::Wdl;
+use chariot_engine::game::{Game, MoveList, Side, Variant};
+use chariot_engine::xiangqi::Xiangqi;
 
 /// A finished game's result.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -287,7 +287,7 @@ mod tests {
 
     #[test]
     fn chess_mate_and_illegal_moves() {
-        let mut r = Referee::<Chess>::new(chariot::chess::START_FEN, false, 0).expect("fen");
+        let mut r = Referee::<Chess>::new(chariot_engine::chess::START_FEN, false, 0).expect("fen");
         assert!(r.play("e2e5").is_err());
         assert!(r.play("hello").is_err());
         play_all(&mut r, "f2f3 e7e5 g2g4 d8h4");
@@ -299,7 +299,7 @@ mod tests {
 
     #[test]
     fn chess_draws_name_their_rule() {
-        let mut r = Referee::<Chess>::new(chariot::chess::START_FEN, false, 0).expect("fen");
+        let mut r = Referee::<Chess>::new(chariot_engine::chess::START_FEN, false, 0).expect("fen");
         play_all(&mut r, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
         r.play("f6g8").expect("legal");
         assert_eq!(
@@ -401,7 +401,8 @@ mod tests {
 
     #[test]
     fn ucci_positions_start_after_the_last_capture() {
-        let mut r = Referee::<Xiangqi>::new(chariot::xiangqi::START_FEN, false, 120).expect("fen");
+        let mut r =
+            Referee::<Xiangqi>::new(chariot_engine::xiangqi::START_FEN, false, 120).expect("fen");
         play_all(&mut r, "h2e2 h9g7 e2e6");
         let (fen, moves) = r.since_irreversible();
         assert_eq!(moves, &[] as &[String]);
@@ -413,6 +414,6 @@ mod tests {
     #[test]
     fn bad_openings_are_errors() {
         assert!(Referee::<Chess>::new("not a fen", false, 0).is_err());
-        assert!(Referee::<Xiangqi>::new(chariot::chess::START_FEN, false, 120).is_err());
+        assert!(Referee::<Xiangqi>::new(chariot_engine::chess::START_FEN, false, 120).is_err());
     }
 }

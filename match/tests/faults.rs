@@ -2,7 +2,7 @@
 //! goes on: a crash, a hang, an illegal move, a time forfeit and `bestmove (none)`, played by
 //! the fake engine against a well-behaved copy of itself.
 
-use chariot::game::Variant;
+use chariot_engine::game::Variant;
 use chariot_match::engine::{EngineSpec, Protocol};
 use chariot_match::notation::Notation;
 use chariot_match::play::{Adjudication, GameConfig, TimeControl};
@@ -39,10 +39,10 @@ fn fake(name: &str, args: &[&str], proto: Protocol) -> Arc<EngineSpec> {
 fn config(variant: Variant, engines: [Arc<EngineSpec>; 2], tc: TimeControl) -> MatchConfig {
     let openings = match variant {
         Variant::Chess => vec![
-            chariot::chess::START_FEN.to_string(),
+            chariot_engine::chess::START_FEN.to_string(),
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".to_string(),
         ],
-        Variant::Xiangqi => vec![chariot::xiangqi::START_FEN.to_string()],
+        Variant::Xiangqi => vec![chariot_engine::xiangqi::START_FEN.to_string()],
     };
     MatchConfig {
         variant,

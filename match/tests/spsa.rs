@@ -1,7 +1,7 @@
 //! SPSA end to end with the fake engine: iterations are played, the state file records them,
 //! and a second run resumes from it instead of starting again.
 
-use chariot::game::Variant;
+use chariot_engine::game::Variant;
 use chariot_match::engine::EngineSpec;
 use chariot_match::play::{Adjudication, DEFAULT_FIXED_TIMEOUT_MS, GameConfig, TimeControl};
 use chariot_match::spsa::{SpsaConfig, parse_params, read_state, run};
@@ -32,7 +32,7 @@ fn spsa_runs_and_resumes() {
             chess960: false,
             move_limit: 120,
         },
-        openings: vec![chariot::chess::START_FEN.to_string()],
+        openings: vec![chariot_engine::chess::START_FEN.to_string()],
         seed: 9,
         iterations: 3,
         concurrency: 1,

@@ -6,7 +6,7 @@
 //! without `CHARIOT_SYZYGY` (the 3-4 piece tables) or python-chess. A binary of its own: the
 //! tables are the process's.
 
-use chariot::game::Variant;
+use chariot_engine::game::Variant;
 use chariot_match::engine::EngineSpec;
 use chariot_match::play::{Adjudication, DEFAULT_FIXED_TIMEOUT_MS, GameConfig, TimeControl};
 use chariot_match::runner::{MatchConfig, run};
@@ -61,7 +61,7 @@ fn python_chess_agrees_with_every_tablebase_verdict() {
         eprintln!("python-chess not installed: skipped");
         return;
     }
-    let found = chariot::chess::tb::load(&path).expect("the tables load").expect("tables");
+    let found = chariot_engine::chess::tb::load(&path).expect("the tables load").expect("tables");
     let dir = std::env::temp_dir().join(format!("chariot-match-tb-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let pgn = dir.join("games.pgn");

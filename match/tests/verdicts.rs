@@ -9,7 +9,7 @@
 //! judges chases more narrowly; the random games here have produced no perpetual chase, so
 //! that difference is not exercised.
 
-use chariot::game::Variant;
+use chariot_engine::game::Variant;
 use chariot_match::engine::EngineSpec;
 use chariot_match::play::{Adjudication, DEFAULT_FIXED_TIMEOUT_MS, GameConfig, TimeControl};
 use chariot_match::runner::{MatchConfig, run};
@@ -136,7 +136,7 @@ fn python_chess_agrees_with_every_verdict() {
             move_limit: 0,
         },
         openings: vec![
-            chariot::chess::START_FEN.to_string(),
+            chariot_engine::chess::START_FEN.to_string(),
             // Few pieces, so that mates, stalemates and bare kings come sooner.
             "4k3/8/8/8/8/8/4P3/R3K2R w KQ - 0 1".to_string(),
             "r3k3/1p6/8/8/8/8/6P1/4K2Q b q - 0 1".to_string(),
@@ -202,7 +202,7 @@ fn pyffish_agrees_with_every_xiangqi_verdict() {
             move_limit: 100,
         },
         openings: vec![
-            chariot::xiangqi::START_FEN.to_string(),
+            chariot_engine::xiangqi::START_FEN.to_string(),
             // Few pieces, so that mates and repetitions come sooner.
             "3k5/9/9/9/9/9/9/9/4A4/R2AK4 w - - 0 1".to_string(),
             "4k4/4a4/9/9/2p6/9/9/9/4A4/3K1C3 b - - 0 1".to_string(),

@@ -2,7 +2,7 @@
 //! with its evaluation, best move, drop and judgement, and each side's summary.
 
 use super::review::{Review, eval_text};
-use chariot::tools::analysis::{Summary, Verdict};
+use chariot_engine::tools::analysis::{Summary, Verdict};
 
 /// `text` as a JSON string.
 fn string(text: &str) -> String {

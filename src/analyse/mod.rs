@@ -1,7 +1,7 @@
 //! `chariot analyse`: whole games of both games analysed from the command line.
 //!
-//! Every game of every file is read (`chariot::record`), each of its positions searched once
-//! through the session (`chariot::tools::analysis`), and the game written back with an evaluation
+//! Every game of every file is read (`chariot_engine::record`), each of its positions searched once
+//! through the session (`chariot_engine::tools::analysis`), and the game written back with an evaluation
 //! on every move, NAGs on the inaccuracies, mistakes and blunders, and each side's summary as
 //! tags (PGN, or one JSON object a game), optionally with its graph as SVG. Each side's
 //! summary also goes to stderr. A fault in the input is one line on stderr naming the file,
@@ -14,12 +14,12 @@ mod progress;
 mod review;
 mod svg;
 
-use chariot::command::BenchLimit;
-use chariot::game::{Inspect, Variant};
-use chariot::nnue::{Networked, Networks};
-use chariot::record::{self, Notation, Raw, Replay, Start};
-use chariot::session::Session;
-use chariot::tools::analysis::analyse;
+use chariot_engine::command::BenchLimit;
+use chariot_engine::game::{Inspect, Variant};
+use chariot_engine::nnue::{Networked, Networks};
+use chariot_engine::record::{self, Notation, Raw, Replay, Start};
+use chariot_engine::session::Session;
+use chariot_engine::tools::analysis::analyse;
 use progress::Progress;
 use review::Review;
 use std::io::Write;

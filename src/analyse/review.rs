@@ -2,9 +2,9 @@
 //! them, the evaluations as people read them, and the tags the output adds. The writers
 //! (`pgn`, `json`, `svg`) format this and nothing else.
 
-use chariot::game::{Side, Variant, fen_ply};
-use chariot::record::{Notation, Raw, Script};
-use chariot::tools::analysis::{Analysis, Judgement, Summary, Verdict, chance};
+use chariot_engine::game::{Side, Variant, fen_ply};
+use chariot_engine::record::{Notation, Raw, Script};
+use chariot_engine::tools::analysis::{Analysis, Judgement, Summary, Verdict, chance};
 
 /// One move of a reviewed game.
 #[derive(Clone, Debug)]

@@ -2,7 +2,7 @@
 //! the even line, and each inaccuracy, mistake and blunder marked, for a browser to show.
 
 use super::review::Review;
-use chariot::tools::analysis::Judgement;
+use chariot_engine::tools::analysis::Judgement;
 
 /// The picture's size, pixels.
 const WIDTH: f64 = 720.0;

@@ -4,11 +4,11 @@
 //!
 //! Everything is a pure function of the [`Rng`], so an execution's seed reproduces its input.
 
-use chariot::chess::Chess;
-use chariot::game::{Game, MoveList, Variant};
-use chariot::options::TABLE;
-use chariot::rng::SplitMix;
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::chess::Chess;
+use chariot_engine::game::{Game, MoveList, Variant};
+use chariot_engine::options::TABLE;
+use chariot_engine::rng::SplitMix;
+use chariot_engine::xiangqi::Xiangqi;
 
 /// The engine's SplitMix64 (every seed, 0 included, gives a good sequence) with the draws the
 /// generators need.
@@ -595,7 +595,7 @@ pub fn go_args(rng: &mut Rng, keywords: &[&str]) -> String {
 }
 
 /// The `go` keywords of UCI, as the front-end knows them.
-pub use chariot::protocol::uci::GO_KEYWORDS as UCI_GO;
+pub use chariot_engine::protocol::uci::GO_KEYWORDS as UCI_GO;
 
 /// The `go` keywords of UCCI.
 pub const UCCI_GO: &[&str] = &[
@@ -632,7 +632,7 @@ pub fn position_line(rng: &mut Rng, variant: Variant) -> String {
     if !rng.one_in(3) {
         line.push_str(" moves");
         let start = match variant {
-            Variant::Chess => chariot::chess::START_FEN,
+            Variant::Chess => chariot_engine::chess::START_FEN,
             Variant::Xiangqi => XIANGQI_SEEDS[0],
         };
         let start = if line.contains(" fen ") { fen_text.as_str() } else { start };

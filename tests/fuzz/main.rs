@@ -14,18 +14,18 @@
 mod input;
 mod session;
 
-use chariot::chess::Chess;
-use chariot::command::{Command, Limits, Start};
-use chariot::engine::board::{Board, variant_of_fen};
-use chariot::game::{Game, Inspect, MoveList, Variant};
-use chariot::nnue::data::GameResult;
-use chariot::nnue::games::{self, GameReader, GameRecord, MoveCode};
-use chariot::options::{self, Effect, Kind, Settings, Value};
-use chariot::protocol::{ucci, uci};
-use chariot::record::{self, Notation, Start as RecordStart};
-use chariot::search::signals::Signals;
-use chariot::search::time::Budget;
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::chess::Chess;
+use chariot_engine::command::{Command, Limits, Start};
+use chariot_engine::engine::board::{Board, variant_of_fen};
+use chariot_engine::game::{Game, Inspect, MoveList, Variant};
+use chariot_engine::nnue::data::GameResult;
+use chariot_engine::nnue::games::{self, GameReader, GameRecord, MoveCode};
+use chariot_engine::options::{self, Effect, Kind, Settings, Value};
+use chariot_engine::protocol::{ucci, uci};
+use chariot_engine::record::{self, Notation, Start as RecordStart};
+use chariot_engine::search::signals::Signals;
+use chariot_engine::search::time::Budget;
+use chariot_engine::xiangqi::Xiangqi;
 use input::Rng;
 use parking_lot::Mutex;
 use std::cell::{Cell, RefCell};
@@ -519,8 +519,13 @@ fn check_limits(limits: &Limits) -> Result<(), String> {
         short("go", e)?;
     }
     for (side, overhead, ponder) in [(0, 0, false), (1, 30, true), (0, 5000, true)] {
-        let budget =
-            Budget::plan(limits, side, overhead, ponder, &chariot::search::params::Params::CHESS);
+        let budget = Budget::plan(
+            limits,
+            side,
+            overhead,
+            ponder,
+            &chariot_engine::search::params::Params::CHESS,
+        );
         if let (Some(soft), Some(hard)) = (budget.soft, budget.hard)
             && soft > hard
         {

@@ -9,13 +9,13 @@
 
 use super::input::{self, Rng};
 use super::{MAX_ERROR_CHARS, OTHER_PANICS};
-use chariot::command::{Command, Event};
-use chariot::engine::Engine;
-use chariot::game::Variant;
-use chariot::options::{self, Value};
-use chariot::protocol::output::Output;
-use chariot::protocol::{Protocol, Writer, reader};
-use chariot::report::{Report, Sink};
+use chariot_engine::command::{Command, Event};
+use chariot_engine::engine::Engine;
+use chariot_engine::game::Variant;
+use chariot_engine::options::{self, Value};
+use chariot_engine::protocol::output::Output;
+use chariot_engine::protocol::{Protocol, Writer, reader};
+use chariot_engine::report::{Report, Sink};
 use parking_lot::Mutex;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -227,9 +227,13 @@ pub fn check(parts: &[String]) -> Result<(), String> {
         reports: Mutex::new(Vec::new()),
         escaped: Mutex::new(Vec::new()),
     });
-    let engine =
-        Engine::with_hash(recorder.clone(), None, FRESH_HASH, chariot::nnue::Networks::embedded())
-            .map_err(|e| format!("no engine: {e}"))?;
+    let engine = Engine::with_hash(
+        recorder.clone(),
+        None,
+        FRESH_HASH,
+        chariot_engine::nnue::Networks::embedded(),
+    )
+    .map_err(|e| format!("no engine: {e}"))?;
     let gate = engine.gate();
     let (to_engine, engine_inbox) = crossbeam_channel::unbounded();
     let (to_relay, relay_inbox) = crossbeam_channel::unbounded();

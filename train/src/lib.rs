@@ -1,18 +1,18 @@
 //! `chariot train`: learns an NNUE network from `chariot datagen` records and writes it in the
-//! engine's quantised format ([`chariot::nnue::network`]).
+//! engine's quantised format ([`chariot_engine::nnue::network`]).
 //!
 //! # The network
 //! The perspective network the engine evaluates: each side has an accumulator of `H` neurons,
 //! the first layer's bias plus the weight rows of the pieces as that side sees them
-//! ([`Layout::feature`](chariot::nnue::network::Layout::feature): chess 768 inputs, xiangqi 1260);
+//! ([`Layout::feature`](chariot_engine::nnue::network::Layout::feature): chess 768 inputs, xiangqi 1260);
 //! each neuron is clipped to `[0, 1]` and squared (SCReLU); one output neuron reads the side to
 //! move's `H` values and then the other side's. With `--buckets B` there are `B` output layers
 //! and a position uses the one its number of pieces picks
-//! ([`output_bucket`](chariot::nnue::network::output_bucket)), so that openings and endgames
+//! ([`output_bucket`](chariot_engine::nnue::network::output_bucket)), so that openings and endgames
 //! weigh the same neurons differently. With `--inputs king-mirrored` each side sees the board
 //! flipped left to right while its king stands on the right half, and `--inputs king-buckets`
 //! also gives each of four regions of its king's square rows of their own
-//! ([`InputMap`](chariot::nnue::network::InputMap)); `--inputs king-regions` gives four sets
+//! ([`InputMap`](chariot_engine::nnue::network::InputMap)); `--inputs king-regions` gives four sets
 //! without the mirror (the back rank's wings and centre, and the rest), so that a plain network
 //! copied into each set (`--init`) starts the training exactly where that network stands.
 //! Trained in `f32`, then quantised: first layer
@@ -76,9 +76,9 @@ pub mod net;
 #[cfg(test)]
 mod tests;
 
-use chariot::game::Variant;
-use chariot::nnue::data::{RECORD_BYTES, RecordError};
-use chariot::nnue::network::{InputMap, Layout, MAX_BUCKETS, Network};
+use chariot_engine::game::Variant;
+use chariot_engine::nnue::data::{RECORD_BYTES, RecordError};
+use chariot_engine::nnue::network::{InputMap, Layout, MAX_BUCKETS, Network};
 use loader::{Features, Sample};
 use net::{Adam, Checkpoint, Net, Rng, Scratch};
 use std::path::{Path, PathBuf};
@@ -115,7 +115,7 @@ pub enum TrainError {
     Length(PathBuf, u64),
     /// A `.games` file holds a damaged game.
     #[error("{path}: {1}", path = .0.display())]
-    Games(PathBuf, chariot::nnue::games::GamesError),
+    Games(PathBuf, chariot_engine::nnue::games::GamesError),
     /// A record holds a bad field.
     #[error("{path}: record {1} (byte {offset}): {2}", path = .0.display(), offset = .1 * RECORD_BYTES as u64)]
     Record(PathBuf, u64, RecordError),
@@ -675,7 +675,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
 /// Prints the float and quantised evaluations of a few positions and their mean difference.
 fn check(
     trainer: &mut Trainer,
-    network: &chariot::nnue::network::Network,
+    network: &chariot_engine::nnue::network::Network,
     samples: &[Sample],
     k: i32,
 ) {
@@ -700,7 +700,7 @@ fn check(
 /// The input layout of `variant`'s game: the trainer reads records of either game.
 pub fn layout(variant: Variant) -> Layout {
     match variant {
-        Variant::Chess => Layout::of::<chariot::chess::Chess>(),
-        Variant::Xiangqi => Layout::of::<chariot::xiangqi::Xiangqi>(),
+        Variant::Chess => Layout::of::<chariot_engine::chess::Chess>(),
+        Variant::Xiangqi => Layout::of::<chariot_engine::xiangqi::Xiangqi>(),
     }
 }

@@ -1,7 +1,7 @@
 //! Reading training records into memory: only the chosen game's, each kept in 40 bytes.
 //!
-//! A file is read as the 40-byte records of `chariot datagen` ([`chariot::nnue::data`]), or,
-//! when its name ends in `.games`, as whole games ([`chariot::nnue::games`]), replayed to the
+//! A file is read as the 40-byte records of `chariot datagen` ([`chariot_engine::nnue::data`]), or,
+//! when its name ends in `.games`, as whole games ([`chariot_engine::nnue::games`]), replayed to the
 //! same records; a list may mix both.
 //!
 //! A record is decoded once while loading (every field checked) into a [`Sample`] that keeps
@@ -11,10 +11,10 @@
 //! and keeping ~30 `u16` features per side instead would triple the memory.
 
 use super::TrainError;
-use chariot::game::{Side, Variant};
-use chariot::nnue::data::{RECORD_BYTES, Record};
-use chariot::nnue::games::{self, Cut, GamesError};
-use chariot::nnue::network::{InputMap, Layout};
+use chariot_engine::game::{Side, Variant};
+use chariot_engine::nnue::data::{RECORD_BYTES, Record};
+use chariot_engine::nnue::games::{self, Cut, GamesError};
+use chariot_engine::nnue::network::{InputMap, Layout};
 use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};

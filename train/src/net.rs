@@ -10,12 +10,12 @@
 
 use super::TrainError;
 use super::loader::{Features, MAX_FEATURES, Sample};
-use chariot::game::Variant;
-use chariot::nnue::network::{
+use chariot_engine::game::Variant;
+use chariot_engine::nnue::network::{
     Activation, InputMap, Layout, Network, bucket_rows, buckets_byte, buckets_from_byte,
     output_bucket,
 };
-use chariot::rng::SplitMix;
+use chariot_engine::rng::SplitMix;
 use std::io::Write;
 use std::path::Path;
 

@@ -3,22 +3,22 @@
 use super::loader::{self, Features, Sample};
 use super::net::{self, Adam, Checkpoint, Net, Rng, Scratch};
 use super::*;
-use chariot::chess::Chess;
-use chariot::game::{Game, MoveList, Side};
-use chariot::nnue::data::{GameResult, RECORD_BYTES, Record};
-use chariot::nnue::games::{Cut, GameRecord, GameWriter, MoveCode};
-use chariot::nnue::network::{InputMap, Layout, Network};
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::chess::Chess;
+use chariot_engine::game::{Game, MoveList, Side};
+use chariot_engine::nnue::data::{GameResult, RECORD_BYTES, Record};
+use chariot_engine::nnue::games::{Cut, GameRecord, GameWriter, MoveCode};
+use chariot_engine::nnue::network::{InputMap, Layout, Network};
+use chariot_engine::xiangqi::Xiangqi;
 
 const CHESS_FENS: &[&str] = &[
-    chariot::chess::START_FEN,
+    chariot_engine::chess::START_FEN,
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 ];
 
 const XIANGQI_FENS: &[&str] = &[
-    chariot::xiangqi::START_FEN,
+    chariot_engine::xiangqi::START_FEN,
     "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
 ];
 
@@ -173,7 +173,7 @@ fn gradients_match_finite_differences() {
     ];
     probes.extend([ft + 2, ft + 9]);
     // The output weights and bias of the first position's bucket, and of another bucket.
-    let bucket = chariot::nnue::network::output_bucket(n as u32, buckets);
+    let bucket = chariot_engine::nnue::network::output_bucket(n as u32, buckets);
     let (out, bias) = (ft + h + 2 * h * bucket, ft + h + 2 * h * buckets);
     probes.extend([out + 1, out + 20, out + 2 * h - 1, bias + bucket]);
     probes.extend([ft + h + 2 * h * ((bucket + 1) % buckets) + 3]);
@@ -235,7 +235,7 @@ fn loading_keeps_one_game_and_the_features_follow_the_layout() {
     let capped = loader::load(&[path], Variant::Chess, Some(20)).expect("loads");
     assert_eq!(capped.samples.len(), 20);
 
-    let layout = Layout::of::<chariot::chess::Chess>();
+    let layout = Layout::of::<chariot_engine::chess::Chess>();
     let features = Features::new(Variant::Chess, InputMap::Plain);
     for (r, x) in chess.iter().zip(&loaded.samples) {
         let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
@@ -415,15 +415,15 @@ fn training_starts_from_a_network_file_that_fits_the_options() {
         ..first.clone()
     };
     for fen in [
-        chariot::chess::START_FEN,
+        chariot_engine::chess::START_FEN,
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
         "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/2KR3R b - - 0 1",
         "8/5k2/8/3p4/3P4/2K5/8/8 w - - 0 1",
     ] {
         let board = Chess::from_fen(fen).expect("valid FEN");
         assert_eq!(
-            chariot::nnue::accumulator::evaluate_fresh(&copied, &board),
-            chariot::nnue::accumulator::evaluate_fresh(&first, &board),
+            chariot_engine::nnue::accumulator::evaluate_fresh(&copied, &board),
+            chariot_engine::nnue::accumulator::evaluate_fresh(&first, &board),
             "{fen}"
         );
     }
@@ -518,7 +518,7 @@ fn the_engine_evaluates_as_the_trainer_quantises() {
         for (map, fen) in
             InputMap::ALL.into_iter().flat_map(|map| fens.iter().map(move |fen| (map, fen)))
         {
-            let activation = chariot::nnue::network::Activation::SCRelu;
+            let activation = chariot_engine::nnue::network::Activation::SCRelu;
             let net = Network::random_mapped(variant, activation, (32, 8), map, seed);
             let features = Features::new(variant, map);
             let mut board = G::from_fen(fen).expect("valid FEN");
@@ -528,7 +528,7 @@ fn the_engine_evaluates_as_the_trainer_quantises() {
                 let sample =
                     Sample::new(&Record::new(&board, 0, GameResult::Draw, 0).expect("fits"));
                 let trainer = net::quantised_eval(&net, &features, &sample);
-                let engine = chariot::nnue::accumulator::evaluate_fresh(&net, &board);
+                let engine = chariot_engine::nnue::accumulator::evaluate_fresh(&net, &board);
                 assert_eq!(trainer, engine, "{}", board.fen());
                 board.legal_moves(&mut list);
                 if list.is_empty() {
@@ -540,8 +540,8 @@ fn the_engine_evaluates_as_the_trainer_quantises() {
         }
     }
     // Kings walk to both wings in the bare positions, and castle across the middle.
-    check::<Chess>(&[chariot::chess::START_FEN, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"], 3);
-    check::<Xiangqi>(&[chariot::xiangqi::START_FEN], 4);
+    check::<Chess>(&[chariot_engine::chess::START_FEN, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"], 3);
+    check::<Xiangqi>(&[chariot_engine::xiangqi::START_FEN], 4);
 }
 
 /// Random games from `fens` in the `.games` form, `count` of them, scored by the static

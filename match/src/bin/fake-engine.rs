@@ -13,9 +13,9 @@
 //! Fairy-Stockfish does in UCI mode. With `Ponder` (UCCI `ponder`) set, each `bestmove` names
 //! a legal reply to ponder on, `go ponder` holds its answer until `ponderhit` or `stop`.
 
-use chariot::chess::Chess;
-use chariot::game::{Game, MoveList};
-use chariot::xiangqi::Xiangqi;
+use chariot_engine::chess::Chess;
+use chariot_engine::game::{Game, MoveList};
+use chariot_engine::xiangqi::Xiangqi;
 use chariot_match::notation::Notation;
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -72,8 +72,8 @@ fn position(words: &[&str], xiangqi: bool, notation: Notation) -> Option<Board> 
     let moves: Vec<String> = moves.iter().map(|m| notation.from_engine(m)).collect();
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
     let fen = match head.get(1) {
-        Some(&"startpos") if xiangqi => chariot::xiangqi::START_FEN.to_string(),
-        Some(&"startpos") => chariot::chess::START_FEN.to_string(),
+        Some(&"startpos") if xiangqi => chariot_engine::xiangqi::START_FEN.to_string(),
+        Some(&"startpos") => chariot_engine::chess::START_FEN.to_string(),
         Some(&"fen") => head[2..].join(" "),
         _ => return None,
     };
