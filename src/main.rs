@@ -9,7 +9,7 @@ use chariot_engine::protocol::output::Output;
 use chariot_engine::protocol::{Protocol, Writer, reader};
 use chariot_engine::search::params::Params;
 use chariot_engine::session::Session;
-use chariot_engine::tools::bench;
+use chariot_engine::tools::{bench, datagen, speedtest};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::BufReader;
 use std::sync::Arc;
@@ -46,11 +46,11 @@ enum FormatArg {
     Games,
 }
 
-impl From<FormatArg> for chariot_engine::tools::datagen::Format {
-    fn from(f: FormatArg) -> chariot_engine::tools::datagen::Format {
+impl From<FormatArg> for datagen::Format {
+    fn from(f: FormatArg) -> datagen::Format {
         match f {
-            FormatArg::Records => chariot_engine::tools::datagen::Format::Records,
-            FormatArg::Games => chariot_engine::tools::datagen::Format::Games,
+            FormatArg::Records => datagen::Format::Records,
+            FormatArg::Games => datagen::Format::Games,
         }
     }
 }
@@ -69,7 +69,7 @@ enum Tool {
     /// Search fixed positions of both games and print the node count (the search's signature).
     Bench {
         /// Search depth.
-        #[arg(long, default_value_t = chariot_engine::tools::bench::DEFAULT_DEPTH)]
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
         /// Search threads.
         #[arg(long, default_value_t = 1)]
@@ -86,10 +86,10 @@ enum Tool {
         #[arg(long)]
         threads: Option<usize>,
         /// Hash table size in MB.
-        #[arg(long, default_value_t = chariot_engine::tools::speedtest::DEFAULT_HASH_MB)]
+        #[arg(long, default_value_t = speedtest::DEFAULT_HASH_MB)]
         hash: usize,
         /// Total search time in seconds.
-        #[arg(long, default_value_t = chariot_engine::tools::speedtest::DEFAULT_SECONDS)]
+        #[arg(long, default_value_t = speedtest::DEFAULT_SECONDS)]
         seconds: u64,
     },
     /// Generate training data for the networks: self-play games at a fixed node budget per
@@ -115,10 +115,10 @@ enum Tool {
         #[arg(long)]
         threads: Option<usize>,
         /// Node budget per move.
-        #[arg(long, default_value_t = chariot_engine::tools::datagen::DEFAULT_NODES)]
+        #[arg(long, default_value_t = datagen::DEFAULT_NODES)]
         nodes: u64,
         /// Random plies after the opening (one more in every other game).
-        #[arg(long, default_value_t = chariot_engine::tools::datagen::DEFAULT_RANDOM_PLIES)]
+        #[arg(long, default_value_t = datagen::DEFAULT_RANDOM_PLIES)]
         random_plies: u32,
         /// Seed of the random openings: the same seed gives the same file.
         #[arg(long, default_value_t = 1)]
@@ -130,15 +130,15 @@ enum Tool {
         /// position (each side a random Chess960 back rank) instead of the opening; 0.1 after
         /// Viridithas, whose first DFRC data gained in standard chess and whose larger share
         /// lost. Xiangqi ignores it.
-        #[arg(long, default_value_t = chariot_engine::tools::datagen::DEFAULT_DFRC_SHARE, value_parser = share)]
+        #[arg(long, default_value_t = datagen::DEFAULT_DFRC_SHARE, value_parser = share)]
         dfrc_share: f64,
         /// Depth (plies) of the search that verifies each start before it is played.
-        #[arg(long, value_name = "PLIES", default_value_t = chariot_engine::tools::datagen::DEFAULT_VERIFY_DEPTH)]
-        verify_depth: chariot_engine::tools::datagen::Plies,
+        #[arg(long, value_name = "PLIES", default_value_t = datagen::DEFAULT_VERIFY_DEPTH)]
+        verify_depth: datagen::Plies,
         /// A start whose verification score is beyond this either way is redrawn (chess:
         /// centipawns; xiangqi: UCCI units, a horse is 100).
-        #[arg(long, value_name = "CP", default_value_t = chariot_engine::tools::datagen::DEFAULT_VERIFY_MAX)]
-        verify_max_cp: chariot_engine::tools::datagen::ProtocolUnits,
+        #[arg(long, value_name = "CP", default_value_t = datagen::DEFAULT_VERIFY_MAX)]
+        verify_max_cp: datagen::ProtocolUnits,
         /// Play with the classic evaluation, not the embedded network (the first generation
         /// of data).
         #[arg(long)]
@@ -210,15 +210,11 @@ fn main() {
             let session = Session::new(1, 1, nets(false))
                 .map_err(|e| format!("cannot start the search threads: {e}"))
                 .and_then(|like| {
-                    chariot_engine::tools::speedtest::session(&like, threads, hash)
-                        .map_err(|e| e.to_string())
+                    speedtest::session(&like, threads, hash).map_err(|e| e.to_string())
                 });
             match session {
                 Ok(mut session) => {
-                    println!(
-                        "{}",
-                        chariot_engine::tools::speedtest::run(&mut session, seconds, progress).1
-                    )
+                    println!("{}", speedtest::run(&mut session, seconds, progress).1)
                 }
                 Err(e) => {
                     eprintln!("chariot speedtest: {e}");
@@ -274,22 +270,20 @@ fn main() {
             }
             let openings = match openings {
                 None => Vec::new(),
-                Some(path) => match std::fs::read_to_string(&path)
-                    .map_err(|e| e.to_string())
-                    .and_then(|text| {
-                        chariot_engine::tools::datagen::read_openings(&text, variant)
-                            .map_err(|e| e.to_string())
-                    }) {
-                    Ok(fens) => fens,
-                    Err(e) => {
-                        eprintln!("chariot datagen: opening file '{}': {e}", path.display());
-                        std::process::exit(2);
+                Some(path) => {
+                    match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(
+                        |text| datagen::read_openings(&text, variant).map_err(|e| e.to_string()),
+                    ) {
+                        Ok(fens) => fens,
+                        Err(e) => {
+                            eprintln!("chariot datagen: opening file '{}': {e}", path.display());
+                            std::process::exit(2);
+                        }
                     }
-                },
+                }
             };
-            let format = format
-                .map_or_else(|| chariot_engine::tools::datagen::Format::of_path(&out), Into::into);
-            let settings = chariot_engine::tools::datagen::Plan {
+            let format = format.map_or_else(|| datagen::Format::of_path(&out), Into::into);
+            let settings = datagen::Plan {
                 variant,
                 format,
                 out,
@@ -297,7 +291,7 @@ fn main() {
                 positions,
                 threads: threads.unwrap_or_else(cores),
                 nodes: nodes.max(1),
-                starts: chariot_engine::tools::datagen::Starts {
+                starts: datagen::Starts {
                     random_plies,
                     openings,
                     dfrc_share,
@@ -308,10 +302,10 @@ fn main() {
                 nets: played_by,
             };
             let start = std::time::Instant::now();
-            let progress = &mut |s: &chariot_engine::tools::datagen::Summary, elapsed| {
+            let progress = &mut |s: &datagen::Summary, elapsed| {
                 eprint!("\r{}", s.line(elapsed));
             };
-            match chariot_engine::tools::datagen::run(&settings, Some(progress)) {
+            match datagen::run(&settings, Some(progress)) {
                 Ok(summary) => {
                     eprintln!("\r{}", summary.line(start.elapsed()));
                     if summary.cut > 0 {
@@ -336,24 +330,23 @@ fn main() {
                     .and_then(chariot_engine::engine::board::variant_of_fen)
                     .unwrap_or(Variant::Chess)
             });
-            let event = &mut |e: chariot_engine::tools::bench::PerftEvent| match e {
-                chariot_engine::tools::bench::PerftEvent::Divide { text, nodes } => {
+            let event = &mut |e: bench::PerftEvent| match e {
+                bench::PerftEvent::Divide { text, nodes } => {
                     println!("{text}: {nodes}")
                 }
-                chariot_engine::tools::bench::PerftEvent::Progress { done, of, nodes } => {
+                bench::PerftEvent::Progress { done, of, nodes } => {
                     eprintln!("perft: {done}/{of} root moves, {nodes} nodes so far")
                 }
             };
             let fen = fen.as_deref();
-            let result =
-                match variant {
-                    Variant::Chess => chariot_engine::tools::bench::perft::<
-                        chariot_engine::chess::Chess,
-                    >(fen, depth, divide, event),
-                    Variant::Xiangqi => chariot_engine::tools::bench::perft::<
-                        chariot_engine::xiangqi::Xiangqi,
-                    >(fen, depth, divide, event),
-                };
+            let result = match variant {
+                Variant::Chess => {
+                    bench::perft::<chariot_engine::chess::Chess>(fen, depth, divide, event)
+                }
+                Variant::Xiangqi => {
+                    bench::perft::<chariot_engine::xiangqi::Xiangqi>(fen, depth, divide, event)
+                }
+            };
             match result {
                 Ok(run) => {
                     if divide {
@@ -386,7 +379,7 @@ fn main() {
 /// Reads `--dfrc-share`: a number from 0 to 1.
 fn share(text: &str) -> Result<f64, String> {
     let share: f64 = text.parse().map_err(|e| format!("{e}"))?;
-    chariot_engine::tools::datagen::check_share(share).map(|()| share).map_err(|e| e.to_string())
+    datagen::check_share(share).map(|()| share).map_err(|e| e.to_string())
 }
 
 /// The number of cores.
