@@ -206,17 +206,50 @@ impl<G: Game> Worker<'_, G> {
         // the root, where that is not known, it counts as improving, which prunes less.
         let improving = !in_check && (ply < 2 || eval > self.data.stack[ply - 2].static_eval);
 
+        // Step 4b. Hindsight depth adjustment: the parent chose this node's reduction before
+        // either side's evaluation here was known. Deeper when it reduced much and its move
+        // did not worsen the position for the side that played it (the two evaluations, each
+        // from its own side, sum to at most 0); shallower when it reduced some and the move
+        // clearly worsened it.
+        if !in_check && !singular_search && ply >= 1 && !self.data.stack[ply - 1].in_check {
+            let p = self.params();
+            let prior = self.data.stack[ply - 1].reduction;
+            let sum = eval + self.data.stack[ply - 1].static_eval;
+            if prior >= p.hindsight_deeper && sum <= 0 {
+                depth += 1;
+            } else if prior >= p.hindsight_shallower && depth >= 2 && sum > p.hindsight_margin {
+                depth -= 1;
+            }
+        }
+
         if !N::PV && !in_check && !singular_search {
             // Steps 5 and 6 trust the static evaluation or a pass to stand for the best move,
             // which zugzwang makes false: a search for a mate's proof (`go mate`) does without.
             // Step 5. Reverse futility pruning: far above beta with little depth left.
             if !self.signals.proof_search()
                 && depth <= self.params().rfp_depth
-                && eval - self.params().rfp_margin * depth >= beta
+                && eval - self.params().rfp_margin * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_BOUND
             {
                 // Halfway to beta: the evaluation's margin above the bar is an estimate.
                 return (eval + beta) / 2;
+            }
+
+            // Step 5b. Razoring: so far below alpha with little depth left that only a capture
+            // could save the node; the quiescence search says whether one does.
+            if !self.signals.proof_search()
+                && depth <= self.params().razor_depth
+                && alpha.abs() < MATE_BOUND
+                && eval + self.params().razor_base + self.params().razor_margin * depth * depth
+                    < alpha
+            {
+                let score = self.quiescence(alpha, beta, ply);
+                if self.aborted {
+                    return DRAW;
+                }
+                if score <= alpha {
+                    return score;
+                }
             }
 
             // Step 6. Null move: if passing still fails high, a real move surely would. Never
@@ -226,10 +259,14 @@ impl<G: Game> Worker<'_, G> {
                 && !after_null
                 && depth >= self.params().nmp_depth
                 && eval >= beta
+                && eval >= beta - self.params().nmp_eval_slope * depth + self.params().nmp_eval_base
                 && beta.abs() < MATE_BOUND
                 && self.board.has_null_material()
             {
-                let r = self.params().nmp_base + depth / self.params().nmp_depth_divisor;
+                let p = self.params();
+                let r = p.nmp_base
+                    + depth / p.nmp_depth_divisor
+                    + ((eval - beta) / p.nmp_eval_divisor).min(3);
                 self.play_null(ply);
                 let score = -self.negamax::<NonPv>(-beta, -beta + 1, depth - 1 - r, ply + 1);
                 self.take_back_null();
@@ -279,6 +316,12 @@ impl<G: Game> Worker<'_, G> {
                         return DRAW;
                     }
                     if score >= pc_beta && score < MATE_BOUND {
+                        // What the verification proved, for the next visit: a lower bound at
+                        // its depth.
+                        if !self.path_dependent {
+                            let d = depth - pc_reduction + 1;
+                            self.tt.store(key, ply, m, score, raw_eval, d, Bound::Lower);
+                        }
                         return score;
                     }
                 }
@@ -306,12 +349,26 @@ impl<G: Game> Worker<'_, G> {
             if self.aborted {
                 return DRAW;
             }
+            let p = self.params();
             if score < s_beta {
-                tt_extension = 1;
+                // Singular by far more: two plies, three for a quiet move, a few times a line.
+                let doubles = self.data.stack[ply].double_extensions;
+                tt_extension = if !N::PV
+                    && i32::from(doubles) < p.se_double_cap
+                    && score < s_beta - p.se_double_margin
+                {
+                    if !self.board.is_tactical(tt_move) && score < s_beta - p.se_triple_margin {
+                        3
+                    } else {
+                        2
+                    }
+                } else {
+                    1
+                };
             } else if s_beta >= beta {
                 return s_beta;
             } else if h.score >= beta {
-                tt_extension = -1;
+                tt_extension = -2;
             }
         }
 
@@ -362,6 +419,30 @@ impl<G: Game> Worker<'_, G> {
                 picker.skip_quiets();
                 continue;
             }
+            // Futility pruning: at a shallow reduced depth a quiet move cannot lift a node
+            // whose evaluation is far below alpha; a move that gives check is still searched.
+            if !N::PV
+                && !in_check
+                && !tactical
+                && searched > 0
+                && best > -MATE_BOUND
+                && alpha.abs() < MATE_BOUND
+            {
+                let p = self.params();
+                let history =
+                    self.data.history.quiet_order(side, m, piece_square(&self.board, m), earlier);
+                let reduced = (depth - 1 - self.lmr_base(depth, searched)
+                    + history / p.lmr_history_divisor)
+                    .max(0);
+                if reduced <= p.fp_depth && eval + p.fp_base + p.fp_margin * reduced <= alpha {
+                    self.play(m, ply);
+                    let checks = self.board.in_check();
+                    self.take_back();
+                    if !checks {
+                        continue;
+                    }
+                }
+            }
             // SEE pruning: at shallow depth a move that loses more material in the exchange
             // on its square than the depth left can win back is skipped.
             if !N::PV
@@ -401,6 +482,8 @@ impl<G: Game> Worker<'_, G> {
                 i32::from(gives_check)
             };
             let new_depth = depth - 1 + extension;
+            self.data.stack[ply + 1].double_extensions =
+                self.data.stack[ply].double_extensions + u8::from(extension >= 2);
 
             let score = if i == 0 {
                 -self.negamax::<N>(-beta, -alpha, new_depth, ply + 1)
@@ -415,7 +498,9 @@ impl<G: Game> Worker<'_, G> {
                 } else {
                     0
                 };
+                self.data.stack[ply].reduction = r;
                 let mut s = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth - r, ply + 1);
+                self.data.stack[ply].reduction = 0;
                 if s > alpha && r > 0 && !self.aborted {
                     s = -self.negamax::<NonPv>(-alpha - 1, -alpha, new_depth, ply + 1);
                 }

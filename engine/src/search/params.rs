@@ -110,15 +110,31 @@ macro_rules! parameters {
 
 parameters! {
     /// Reverse futility pruning applies at this depth and below.
-    rfp_depth: "plies" = 6 / 6, 2..=12, c_end 0.5;
-    /// Reverse futility pruning's margin above beta per ply of depth.
+    rfp_depth: "plies" = 8 / 8, 2..=12, c_end 0.5;
+    /// Reverse futility pruning's margin above beta per ply of depth (a ply less when the
+    /// evaluation improves).
     rfp_margin: "units per ply" = 90 / 90, 20..=300, c_end 8.0;
+    /// Razoring applies at this depth and below.
+    razor_depth: "plies" = 3 / 3, 1..=8, c_end 0.5;
+    /// Razoring: a node whose evaluation is below alpha by `razor_base + razor_margin · depth²`
+    /// is tried with the quiescence search alone.
+    razor_base: "units" = 220 / 880, 0..=1000, c_end 20.0;
+    /// See `razor_base`.
+    razor_margin: "units per ply squared" = 120 / 480, 20..=600, c_end 10.0;
     /// Null-move pruning applies from this depth on.
     nmp_depth: "plies" = 3 / 3, 1..=8, c_end 0.5;
     /// Null-move pruning's base reduction.
     nmp_base: "plies" = 3 / 3, 1..=6, c_end 0.5;
     /// Null-move pruning reduces a ply more for every this many plies of depth.
     nmp_depth_divisor: "plies" = 4 / 4, 2..=8, c_end 0.5;
+    /// Null-move pruning reduces a ply more for every this much of evaluation above beta (3 at
+    /// most).
+    nmp_eval_divisor: "units per ply" = 100 / 400, 25..=800, c_end 10.0;
+    /// Null-move pruning needs the evaluation at least `beta − nmp_eval_slope · depth +
+    /// nmp_eval_base`: a node barely above beta at shallow depth is not worth the pass.
+    nmp_eval_slope: "units per ply" = 10 / 40, 0..=100, c_end 2.0;
+    /// See `nmp_eval_slope`.
+    nmp_eval_base: "units" = 125 / 500, 0..=1000, c_end 10.0;
     /// Quiescence search skips captures whose exchange is worth less than this.
     qs_see_margin: "units" = 0 / 0, -400..=200, c_end 10.0;
     /// The largest correction of the static evaluation by the correction history.
@@ -130,6 +146,13 @@ parameters! {
     /// Late move pruning searches `(lmp_base + depth²) / 2` quiet moves (twice as many when
     /// the evaluation improves) before it skips the rest.
     lmp_base: "moves" = 3 / 3, 0..=12, c_end 0.5;
+    /// Futility pruning skips quiet moves whose reduced depth is at most this...
+    fp_depth: "plies" = 8 / 8, 1..=16, c_end 0.5;
+    /// ... when the evaluation plus `fp_base + fp_margin · reduced depth` stays at or below
+    /// alpha.
+    fp_base: "units" = 60 / 240, 0..=500, c_end 8.0;
+    /// See `fp_base`.
+    fp_margin: "units per ply" = 65 / 260, 10..=400, c_end 5.0;
     /// SEE pruning applies at this depth and below.
     see_prune_depth: "plies" = 8 / 8, 2..=16, c_end 0.5;
     /// SEE pruning: a capture may lose this much per ply of depth and still be searched.
@@ -137,7 +160,7 @@ parameters! {
     /// SEE pruning: a quiet move may lose this much per ply of depth squared.
     see_quiet_margin: "units per ply squared" = 25 / 100, 5..=400, c_end 3.0;
     /// ProbCut applies from this depth on.
-    probcut_depth: "plies" = 5 / 5, 2..=10, c_end 0.5;
+    probcut_depth: "plies" = 3 / 3, 2..=10, c_end 0.5;
     /// ProbCut's bar above beta.
     probcut_margin: "units" = 200 / 800, 50..=3200, c_end 12.0;
     /// ProbCut's verification search is this much shallower.
@@ -161,10 +184,24 @@ parameters! {
     se_tt_depth_slack: "plies" = 3 / 3, 1..=6, c_end 0.5;
     /// Singular extensions: every other move must stay this far below the table's score per
     /// ply of depth.
-    se_margin: "units per ply" = 2 / 8, 1..=32, c_end 0.5;
+    se_margin: "units per ply" = 1 / 4, 1..=32, c_end 0.5;
+    /// Singular extensions: a move singular by this much more is extended two plies.
+    se_double_margin: "units" = 10 / 40, 0..=200, c_end 2.0;
+    /// Singular extensions: a quiet move singular by this much more is extended three plies.
+    se_triple_margin: "units" = 60 / 240, 0..=600, c_end 6.0;
+    /// Singular extensions: at most this many double or triple extensions on a line.
+    se_double_cap: "extensions" = 6 / 6, 0..=20, c_end 0.5;
     /// Singular extensions stop at plies beyond this many times the iteration's depth, so
     /// that extensions cannot lengthen a line without end.
     se_ply_factor: "times the depth" = 2 / 2, 1..=4, c_end 0.5;
+    /// Hindsight: a node whose parent reduced it by at least this many plies, and whose
+    /// evaluation the parent's move did not worsen, is searched a ply deeper.
+    hindsight_deeper: "plies" = 3 / 3, 1..=6, c_end 0.5;
+    /// Hindsight: a node whose parent reduced it by at least this many plies, and whose
+    /// evaluation plus the parent's is above `hindsight_margin`, is searched a ply shallower.
+    hindsight_shallower: "plies" = 2 / 2, 1..=6, c_end 0.5;
+    /// See `hindsight_shallower`.
+    hindsight_margin: "units" = 85 / 340, 0..=800, c_end 8.0;
     /// The first aspiration window is used from this depth on.
     aspiration_depth: "plies" = 5 / 5, 2..=10, c_end 0.5;
     /// Half the first aspiration window's width.

@@ -27,6 +27,11 @@ pub struct Frame {
     /// Beta cut-offs of the nodes at this ply since the node two plies up began: many of
     /// them say the moves at the ply above are refuted easily (see the late move reductions).
     pub cutoffs: u32,
+    /// The late-move reduction, in plies, of the search of this ply's move now under way (0
+    /// when it is searched at full depth): the child's hindsight depth adjustment reads it.
+    pub reduction: i32,
+    /// Double and triple extensions on the line from the root to here, so that they stay few.
+    pub double_extensions: u8,
 }
 
 impl Default for Frame {
@@ -40,6 +45,8 @@ impl Default for Frame {
             in_check: false,
             killers: [Move::NONE; 2],
             cutoffs: 0,
+            reduction: 0,
+            double_extensions: 0,
         }
     }
 }
