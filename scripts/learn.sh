@@ -23,7 +23,8 @@
 #   CHARIOT_TRAIN_MINUTES  minutes kept for training at the end (default: estimated from the
 #                      window at 400,000 positions a second a thread, at least 3)
 #   CHARIOT_TRAIN_LR, CHARIOT_TRAIN_EPOCHS, CHARIOT_TRAIN_LAMBDA, CHARIOT_TRAIN_THREADS
-#                      the line's fine-tune (defaults 0.0005, 8, 0.65, the cores that played)
+#                      the line's fine-tune (defaults 0.0005, 8, 1.0, the cores that played;
+#                      docs/networks.md says why λ is 1)
 #   CHARIOT_PLAY_SECONDS  seconds of play (overrides what the deadline leaves; 0: train only)
 #   CHARIOT_PLAY_POSITIONS  stop each core's play after this many positions (default: none)
 #   CHARIOT_NICE       the players' niceness (default 5: matches and builds come first)
@@ -49,7 +50,7 @@ line_net=$nets/line/$game.nnue
 # The line's settings: its newest network's shape, and which network plays.
 lr=${CHARIOT_TRAIN_LR:-0.0005}
 epochs=${CHARIOT_TRAIN_EPOCHS:-8}
-lambda=${CHARIOT_TRAIN_LAMBDA:-0.65}
+lambda=${CHARIOT_TRAIN_LAMBDA:-1.0}
 threads=${CHARIOT_TRAIN_THREADS:-${#cores[@]}}
 hidden=256
 buckets=8
