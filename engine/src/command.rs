@@ -18,7 +18,48 @@ pub enum Start {
     Fen(String),
 }
 
-/// What `go` asks for, in protocol-neutral form. Times are in milliseconds.
+/// What a `go` asks the engine to do, read once by the front-end; the session may answer a
+/// search from the book instead ([`Task::Book`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Task {
+    /// Search within the limits.
+    #[default]
+    Search,
+    /// Count the move tree to this depth instead of searching (`go perft`).
+    Perft(u32),
+    /// The static (quiescence) score and no move, as UCCI's `go depth 0` asks.
+    Static,
+    /// A move from the opening book, in the engine's notation: the answer without a search.
+    Book(String),
+}
+
+/// A `go` as the front-end read it: what to do, within which limits, over which moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// What to do.
+    pub task: Task,
+    /// The limits of the search.
+    pub limits: Limits,
+    /// Only these root moves (game notation); the session reads them against its position,
+    /// with `banmoves`.
+    pub searchmoves: Vec<String>,
+    /// Arguments that could not be read; each names the offending token. The rest of the
+    /// command still runs, because every `go` must be answered.
+    pub errors: Vec<String>,
+    /// Arguments that were read with a change (a number clamped into its range) or skipped
+    /// (a word `go` does not know); each names the token.
+    pub warnings: Vec<String>,
+}
+
+impl Go {
+    /// True when only `stop` ends it: a search without a natural end (a perft always ends,
+    /// unless `infinite` said otherwise).
+    pub fn is_unbounded(&self) -> bool {
+        self.limits.infinite || (!matches!(self.task, Task::Perft(_)) && self.limits.is_unbounded())
+    }
+}
+
+/// The limits of a search, in protocol-neutral form. Times are in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Stop after this many plies of iterative deepening. Depth 0 asks for the static
@@ -36,18 +77,8 @@ pub struct Limits {
     pub ponder: bool,
     /// The clock, if the GUI sent one.
     pub clock: Option<Clock>,
-    /// Only these root moves (game notation).
-    pub searchmoves: Vec<String>,
-    /// Count the move tree instead of searching.
-    pub perft: Option<u32>,
     /// The opponent offers a draw (UCCI `go draw`).
     pub draw_offer: bool,
-    /// Arguments that could not be read; each names the offending token. The rest of the
-    /// command still runs, because every `go` must be answered.
-    pub errors: Vec<String>,
-    /// Arguments that were read with a change (a number clamped into its range) or skipped
-    /// (a word `go` does not know); each names the token.
-    pub warnings: Vec<String>,
 }
 
 impl Limits {
@@ -61,8 +92,7 @@ impl Limits {
     /// True when the search has no natural end and waits for `stop`.
     pub fn is_unbounded(&self) -> bool {
         self.infinite
-            || (self.perft.is_none()
-                && self.depth.is_none()
+            || (self.depth.is_none()
                 && self.nodes.is_none()
                 && self.movetime.is_none()
                 && self.mate.is_none()
@@ -170,8 +200,8 @@ pub enum Command {
     BadPosition(String),
     /// Exclude root moves until the next `position` (UCCI `banmoves`).
     BanMoves(Vec<String>),
-    /// Start searching.
-    Go(Limits),
+    /// Start searching, or what else the `go` asks.
+    Go(Go),
     /// Stop searching and answer.
     Stop,
     /// The predicted move was played: pondering becomes a timed search.

@@ -15,7 +15,7 @@ mod input;
 mod session;
 
 use chariot_engine::chess::Chess;
-use chariot_engine::command::{Command, Limits, Start};
+use chariot_engine::command::{Command, Start};
 use chariot_engine::engine::board::{Board, variant_of_fen};
 use chariot_engine::game::{Game, Inspect, MoveList, Variant};
 use chariot_engine::nnue::data::GameResult;
@@ -492,7 +492,7 @@ fn fuzz_move_text() {
 /// the signals of a `go` (the arithmetic on input numbers), check an option, set up a position.
 fn check_command(command: &Command) -> Result<(), String> {
     match command {
-        Command::Go(limits) => check_limits(limits),
+        Command::Go(go) => check_go(go),
         Command::SetOption { name, value } => match options::parse(name, value.as_deref(), false) {
             Ok(_) => Ok(()),
             Err(e) => short("setoption", &e.to_string()),
@@ -514,10 +514,11 @@ fn check_command(command: &Command) -> Result<(), String> {
 
 /// A `go`'s limits: each unreadable argument is a short error, and planning the time and the
 /// search's signals from any numbers does not overflow.
-fn check_limits(limits: &Limits) -> Result<(), String> {
-    for e in &limits.errors {
+fn check_go(go: &chariot_engine::command::Go) -> Result<(), String> {
+    for e in &go.errors {
         short("go", e)?;
     }
+    let limits = &go.limits;
     for (side, overhead, ponder) in [(0, 0, false), (1, 30, true), (0, 5000, true)] {
         let budget = Budget::plan(
             limits,
@@ -622,8 +623,6 @@ fn check_option_as(parts: &[String], auto_zero: bool) -> Result<(), String> {
         apply(&mut s, &v);
     }
     let ranges = [
-        (s.hash_mb as i64, 1, options::HASH_MAX),
-        (s.threads as i64, 1, options::THREADS_MAX),
         (s.overhead_ms as i64, 0, options::OVERHEAD_MAX),
         (s.view.multipv as i64, 1, options::MULTIPV_MAX),
         (s.drawmoves as i64, 0, options::DRAWMOVES_MAX),

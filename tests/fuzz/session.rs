@@ -107,14 +107,17 @@ struct Counts {
 /// Caps a command's cost (see the module comment); counts `go` and `stop`.
 fn relay(command: Command, counts: &mut Counts) -> Command {
     match command {
-        Command::Go(mut limits) => {
+        Command::Go(mut go) => {
             counts.go += 1;
             // An unbounded `go` stays unbounded: `stop` or the end of input ends it at once.
-            if !limits.is_unbounded() {
-                limits.nodes = Some(limits.nodes.map_or(NODE_CAP, |n| n.min(NODE_CAP)));
+            if !go.is_unbounded() {
+                let nodes = go.limits.nodes.map_or(NODE_CAP, |n| n.min(NODE_CAP));
+                go.limits.nodes = Some(nodes);
             }
-            limits.perft = limits.perft.map(|d| d.min(PERFT_CAP));
-            Command::Go(limits)
+            if let chariot_engine::command::Task::Perft(d) = &mut go.task {
+                *d = (*d).min(PERFT_CAP);
+            }
+            Command::Go(go)
         }
         Command::Stop => {
             counts.stop += 1;

@@ -1,6 +1,8 @@
 //! The controller driven directly, with a recorder in place of the protocol writer.
 
 use super::*;
+use crate::command::{Limits, Start, Task};
+use crate::game::Game;
 use crate::report::Eval;
 use std::time::Duration;
 
@@ -92,8 +94,10 @@ impl Session {
     }
 }
 
+/// A `go` within `limits`, as a front-end reads it: depth 0 asks for the static score.
 fn go(limits: Limits) -> Command {
-    Command::Go(limits)
+    let task = if limits.depth == Some(0) { Task::Static } else { Task::Search };
+    Command::Go(Go { task, limits, ..Default::default() })
 }
 
 fn depth(d: u32) -> Limits {

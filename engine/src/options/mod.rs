@@ -1,9 +1,9 @@
 //! The engine's options, declared once: [`TABLE`] holds each option with its UCI and UCCI
-//! names, its type, default and range, the settings field it sets and what the controller does
+//! names, its type, default and range, the settings field it sets and what the session does
 //! then ([`Change`]), and a line for docs/options.md. The `uci` and `ucci` announcements,
 //! `setoption` checking, range errors and the documented option tables all come from it. A new
 //! option is its entry and its [`Settings`] field with the default (a test checks that the two
-//! defaults agree); one whose side effect is new also needs a [`Change`] and the controller's
+//! defaults agree); one whose side effect is new also needs a [`Change`] and the session's
 //! branch for it.
 //!
 //! Names match case-insensitively, and either protocol's spelling is accepted in both
@@ -122,15 +122,19 @@ mod tests {
 
     #[test]
     fn values_are_checked() {
-        assert_eq!(set("hash", Some("64")).map(|s| s.hash_mb), Ok(64));
-        assert_eq!(set("hashsize", Some("0")).map(|s| s.hash_mb), Ok(HASH_DEFAULT as usize));
+        // The sizes are stored by the session, in its table and its pool: the value is checked.
+        let size = |name: &str, value| {
+            parse(name, Some(value), name == "hashsize" || name == "threads").map(|(_, v)| v.int())
+        };
+        assert_eq!(size("hash", "64"), Ok(64));
+        assert_eq!(size("hashsize", "0"), Ok(HASH_DEFAULT));
         assert!(matches!(set("Hash", Some("0")), Err(OptionError::Value { expected, .. })
             if expected == "a number from 1 to 65536"));
         assert!(
             matches!(set("Hash", Some("lots")), Err(OptionError::Value { value, .. }) if value == "lots")
         );
         assert!(matches!(set("Threads", Some("100000")), Err(OptionError::Value { .. })));
-        assert_eq!(set("threads", Some("0")).map(|s| s.threads), Ok(1));
+        assert_eq!(size("threads", "0"), Ok(1));
         assert!(matches!(set("Threads", Some("0")), Err(OptionError::Value { .. })));
         assert!(
             matches!(set("Frobnicate", None), Err(OptionError::Unknown(n)) if n == "Frobnicate")

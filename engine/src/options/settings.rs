@@ -61,10 +61,6 @@ const CONTEMPT_ELO: u32 = 2600;
 pub struct Settings {
     /// The game that `startpos` sets up.
     pub variant: Variant,
-    /// Transposition table size in MB.
-    pub hash_mb: usize,
-    /// Search threads.
-    pub threads: usize,
     /// Milliseconds a move loses outside the search (GUI, pipes); see `search::time`.
     pub overhead_ms: u64,
     /// What the GUI wants to see of the search.
@@ -235,8 +231,6 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             variant: Variant::Chess,
-            hash_mb: HASH_DEFAULT as usize,
-            threads: 1,
             overhead_ms: OVERHEAD_DEFAULT as u64,
             view: View::default(),
             ponder: false,

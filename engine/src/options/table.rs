@@ -1,6 +1,6 @@
 //! The option table: [`TABLE`] holds every option once, with its UCI and UCCI names, its
 //! type, default and range ([`Kind`]), what setting it does ([`Effect`]: the [`Settings`] field
-//! it writes and the [`Change`] the controller makes then) and its line for docs/options.md.
+//! it writes and the [`Change`] the session makes then) and its line for docs/options.md.
 //! The protocols announce it, `setoption` looks names up in it, and [`doc_table`] prints it.
 
 use super::settings::{
@@ -83,7 +83,8 @@ impl Value {
     fn bool(&self) -> bool {
         matches!(self, Value::Bool(true))
     }
-    fn int(&self) -> i64 {
+    /// The number of a spin option (0 for any other value).
+    pub fn int(&self) -> i64 {
         if let Value::Int(n) = self { *n } else { 0 }
     }
     fn text(&self) -> &str {
@@ -94,31 +95,33 @@ impl Value {
 /// What setting an option does.
 #[derive(Copy, Clone)]
 pub enum Effect {
-    /// Stores the value in the settings (`apply`); then the controller does what `then` says.
+    /// Stores the value in the settings (`apply`); then the session does what `then` says.
     /// The table's defaults, applied in turn, are [`Settings::default`].
     Set {
         /// Writes the checked value into its settings field.
         apply: fn(&mut Settings, &Value),
-        /// What the controller does next.
+        /// What the session does next.
         then: Change,
     },
-    /// Asks the controller to act at once.
+    /// Asks the session to act at once.
     Act(Action),
-    /// Nothing for the controller: information only, or handled by the front-end.
+    /// Resizes the hash table to the value, in MB, or empties it when the size is the same
+    /// (setting `Hash` starts the table afresh, as GUIs expect), and the history tables with
+    /// it. The size is stored once, in the table.
+    Hash,
+    /// Starts or stops search threads until the value run. The number is stored once, in the
+    /// pool of threads.
+    Threads,
+    /// Nothing for the session: information only, or handled by the front-end.
     Nothing,
 }
 
-/// What the controller does once an option has stored its value: each is one branch of the
-/// controller's `changed`, shared by every option that needs it.
+/// What the session does once an option has stored its value: each is one branch of the
+/// session's `changed`, shared by every option that needs it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Change {
     /// Nothing: the value is read where it is used (the next `go`, the next report).
     Stored,
-    /// Resize the hash table, or empty it when the size is the same (setting `Hash` starts
-    /// the table afresh, as GUIs expect), and the history tables with it.
-    Table,
-    /// Start or stop search threads.
-    Threads,
     /// Switch the session's game.
     Game,
     /// Set the position's rules again (Chess960 castling, xiangqi's move limit and
@@ -139,7 +142,7 @@ const fn stored(apply: fn(&mut Settings, &Value)) -> Effect {
     Effect::Set { apply, then: Change::Stored }
 }
 
-/// A [`Effect::Set`] that the controller acts on with `then`.
+/// A [`Effect::Set`] that the session acts on with `then`.
 const fn then(then: Change, apply: fn(&mut Settings, &Value)) -> Effect {
     Effect::Set { apply, then }
 }
@@ -187,14 +190,14 @@ pub static TABLE: &[Spec] = &[
         uci: Some("Hash"),
         ucci: Some("hashsize"),
         kind: Kind::Spin { default: HASH_DEFAULT, min: 1, max: HASH_MAX, zero: Some(HASH_DEFAULT) },
-        effect: then(Change::Table, |s, v| s.hash_mb = v.int() as usize),
+        effect: Effect::Hash,
         doc: "transposition table size in MB (UCCI 0: the default, 16)",
     },
     Spec {
         uci: Some("Threads"),
         ucci: Some("threads"),
         kind: Kind::Spin { default: 1, min: 1, max: THREADS_MAX, zero: Some(1) },
-        effect: then(Change::Threads, |s, v| s.threads = v.int() as usize),
+        effect: Effect::Threads,
         doc: "search threads (Lazy SMP, one shared table; UCCI 0: one)",
     },
     Spec {

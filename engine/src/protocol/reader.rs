@@ -113,7 +113,7 @@ fn run(
         // A search that only `stop` or `ponderhit` can end is not waited for: nothing else
         // could ever be read to end it.
         let hold = fe.batch()
-            && matches!(&event, Event::Command(Command::Go(l)) if !l.ponder && !l.is_unbounded());
+            && matches!(&event, Event::Command(Command::Go(g)) if !g.limits.ponder && !g.is_unbounded());
         if hold {
             gate.hold();
         }

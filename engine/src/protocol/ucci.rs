@@ -5,7 +5,7 @@
 //! `bestmove (none)`, `quit` is answered by `bye`, and options are listed without `name`.
 
 use super::grammar::{self, ParseError};
-use crate::command::{Clock, Command, Limits};
+use crate::command::{Clock, Command, Go, Limits, Task};
 use crate::options::{self, TABLE};
 use crate::report::{Eval, Report};
 
@@ -110,9 +110,10 @@ fn time(
 /// `go [ponder | draw] <mode>`; the dual-time form `wtime/btime` is accepted as well. A bad
 /// value is recorded in `errors` and skipped; a clamped number or an unknown word is recorded
 /// in `warnings`.
-fn parse_go(args: &[&str], millisec: bool) -> Limits {
+fn parse_go(args: &[&str], millisec: bool) -> Go {
     use super::uci::{integer, note, skipped};
     let mut limits = Limits::default();
+    let (mut perft, searchmoves) = (None, Vec::new());
     let (mut errors, mut warnings, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
     let (errors, warn) = (&mut errors, &mut warnings);
     let mut own = None;
@@ -148,7 +149,7 @@ fn parse_go(args: &[&str], millisec: bool) -> Limits {
             "oppmovestogo" => {
                 note(errors, integer(word, w, 0..=u32::MAX, warn));
             }
-            "perft" => limits.perft = note(errors, integer(word, w, 1..=Limits::MAX_PERFT, warn)),
+            "perft" => perft = note(errors, integer(word, w, 1..=Limits::MAX_PERFT, warn)),
             _ => unknown.push(word),
         }
     }
@@ -158,9 +159,14 @@ fn parse_go(args: &[&str], millisec: bool) -> Limits {
         limits.clock = Some(Clock::Sides { time: sides, inc: [inc, inc], movestogo });
     }
     warnings.extend(skipped(&unknown));
-    limits.errors = std::mem::take(errors);
-    limits.warnings = warnings;
-    limits
+    let errors = std::mem::take(errors);
+    // Depth 0 asks for the static score, as ElephantEye answers it; a perft comes first.
+    let task = match (perft, limits.depth) {
+        (Some(depth), _) => Task::Perft(depth),
+        (None, Some(0)) => Task::Static,
+        (None, _) => Task::Search,
+    };
+    Go { task, limits, searchmoves, errors, warnings }
 }
 
 fn score(score: Eval) -> i32 {
@@ -261,11 +267,11 @@ mod tests {
     fn seconds_unless_millisec() {
         let mut ms = State::default();
         let Ok(Some(Command::Go(l))) = parse("go time 5 increment 1", &mut ms) else { panic!() };
-        assert_eq!(l.clock, Some(Clock::Own { time: 5000, inc: 1000, movestogo: None }));
+        assert_eq!(l.limits.clock, Some(Clock::Own { time: 5000, inc: 1000, movestogo: None }));
         parse("setoption usemillisec true", &mut ms).unwrap();
         assert!(ms.millisec);
         let Ok(Some(Command::Go(l))) = parse("go time 5000 movestogo 3", &mut ms) else { panic!() };
-        assert_eq!(l.clock, Some(Clock::Own { time: 5000, inc: 0, movestogo: Some(3) }));
+        assert_eq!(l.limits.clock, Some(Clock::Own { time: 5000, inc: 0, movestogo: Some(3) }));
     }
 
     #[test]

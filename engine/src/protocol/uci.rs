@@ -1,7 +1,7 @@
 //! UCI: chess, and xiangqi the way GUIs drive Pikafish.
 
 use super::grammar::{self, ParseError};
-use crate::command::{Clock, Command, Genfens, Limits};
+use crate::command::{Clock, Command, Genfens, Go, Limits, Task};
 use crate::options::TABLE;
 use crate::report::{Bound, Eval, Report};
 use std::ops::RangeInclusive;
@@ -218,8 +218,9 @@ pub(super) fn skipped(words: &[&str]) -> Option<String> {
 
 /// `go` with any subset and order of its arguments. A bad value is recorded in `errors` and
 /// skipped; a clamped number or a word that is no `go` argument is recorded in `warnings`.
-fn parse_go(args: &[&str]) -> Limits {
+fn parse_go(args: &[&str]) -> Go {
     let mut limits = Limits::default();
+    let (mut perft, mut searchmoves) = (None, Vec::new());
     let mut time_of = [None, None];
     let mut inc = [0, 0];
     let mut movestogo = None;
@@ -233,7 +234,7 @@ fn parse_go(args: &[&str]) -> Limits {
                 // Moves run until the next keyword.
                 let rest: Vec<&str> = w.clone().copied().collect();
                 let n = rest.iter().take_while(|w| !GO_KEYWORDS.contains(w)).count();
-                limits.searchmoves = rest[..n].iter().map(|s| s.to_string()).collect();
+                searchmoves = rest[..n].iter().map(|s| s.to_string()).collect();
                 for _ in 0..n {
                     w.next();
                 }
@@ -254,7 +255,7 @@ fn parse_go(args: &[&str]) -> Limits {
             "nodes" => limits.nodes = note(errors, integer(word, w, 0..=u64::MAX, warn)),
             "mate" => limits.mate = note(errors, integer(word, w, 1..=Limits::MAX_MATE, warn)),
             "movetime" => limits.movetime = note(errors, time(word, w, warn)),
-            "perft" => limits.perft = note(errors, integer(word, w, 1..=Limits::MAX_PERFT, warn)),
+            "perft" => perft = note(errors, integer(word, w, 1..=Limits::MAX_PERFT, warn)),
             _ => unknown.push(word),
         }
     }
@@ -262,9 +263,10 @@ fn parse_go(args: &[&str]) -> Limits {
         limits.clock = Some(Clock::Sides { time: time_of, inc, movestogo });
     }
     warnings.extend(skipped(&unknown));
-    limits.errors = std::mem::take(errors);
-    limits.warnings = warnings;
-    limits
+    let errors = std::mem::take(errors);
+    // A depth 0 was made 1 above: UCI's `go` never asks for the static score alone.
+    let task = perft.map_or(Task::Search, Task::Perft);
+    Go { task, limits, searchmoves, errors, warnings }
 }
 
 /// The keywords of UCI's `go`: `searchmoves` takes the words up to the next of them.
@@ -431,14 +433,14 @@ mod tests {
         else {
             panic!("go did not parse");
         };
-        assert_eq!(l.depth, Some(7));
+        assert_eq!(l.limits.depth, Some(7));
         assert_eq!(l.searchmoves, vec!["e2e4", "d2d4"]);
         assert_eq!(
-            l.clock,
+            l.limits.clock,
             Some(Clock::Sides { time: [Some(1000), Some(900)], inc: [0, 10], movestogo: Some(5) })
         );
         let Ok(Some(Command::Go(l))) = parse("go depth x movetime 50") else { panic!() };
-        assert_eq!(l.movetime, Some(50));
+        assert_eq!(l.limits.movetime, Some(50));
         assert_eq!(l.errors, vec!["'x' after 'depth' is not a valid number".to_string()]);
     }
 

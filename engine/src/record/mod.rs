@@ -294,7 +294,7 @@ pub fn start(raw: &Raw, default: Option<Variant>) -> Result<Start, ReadError> {
         None if raw.tag("Game").is_some_and(|g| g.eq_ignore_ascii_case("chinese chess")) => {
             (Variant::Xiangqi, false)
         }
-        None => match fen.map(crate::engine::board::variant_of_fen) {
+        None => match fen.map(crate::session::board::variant_of_fen) {
             Some(Some(v)) => (v, false),
             _ => (default.unwrap_or(Variant::Chess), false),
         },

@@ -14,7 +14,7 @@ use super::signals::Signals;
 use super::skill::Skill;
 use super::tt::{self, Table};
 use super::{ThreadData, Worker, to_eval};
-use crate::game::{Evaluator, Game, Inspect, MATE_BOUND, MAX_PLY, Move, MoveList, Score};
+use crate::game::{Evaluator, Game, Inspect, MATE_BOUND, MAX_PLY, Move, Score};
 use crate::report::{Bound, Report, Sink, View};
 use crate::rng::Stream;
 use crossbeam_channel::Sender;
@@ -418,39 +418,12 @@ fn ponder_from_tt<G: Game>(board: &G, best: Move, tt: &Table) -> Option<Move> {
     b.is_legal(hit.mv).then_some(hit.mv)
 }
 
-/// The legal root moves, restricted to `only` when it is not empty and without `banned`.
-/// Returns the moves and the texts of `only` that are not legal here.
-pub fn root_moves<G: Game>(
-    board: &G,
-    only: &[String],
-    banned: &[Move],
-) -> (Vec<Move>, Vec<String>) {
-    let mut list = MoveList::new();
-    board.legal_moves(&mut list);
-    let mut rejected = Vec::new();
-    let mut parse = |texts: &[String]| -> Vec<Move> {
-        texts
-            .iter()
-            .filter_map(|t| match board.parse_move(t) {
-                Ok(m) => Some(m),
-                Err(_) => {
-                    rejected.push(t.clone());
-                    None
-                }
-            })
-            .collect()
-    };
-    let only = parse(only);
-    // A `searchmoves` with no legal move in it restricts nothing (its bad moves are reported).
-    list.retain(|m| (only.is_empty() || only.contains(&m)) && !banned.contains(&m));
-    (list.as_slice().to_vec(), rejected)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::Chess;
     use crate::command::Limits;
+    use crate::game::MoveList;
     use crate::report::Discard;
     use crate::search::time::Budget;
     use std::time::Duration;
@@ -459,7 +432,9 @@ mod tests {
     const PATIENCE: Duration = Duration::from_secs(10);
 
     fn search(board: Chess, limits: &Limits, pool: &Pool) -> (Search<Chess>, Arc<Signals>) {
-        let (root, _) = root_moves(&board, &[], &[]);
+        let mut legal = MoveList::new();
+        board.legal_moves(&mut legal);
+        let root = legal.as_slice().to_vec();
         let budget = Budget::plan(limits, 0, 0, false, &crate::search::params::Params::CHESS);
         let signals = Arc::new(Signals::new(limits, budget, pool.len()));
         let s = Search {

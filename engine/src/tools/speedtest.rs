@@ -208,17 +208,16 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::nnue::Networks;
-    use crate::search::pool;
 
     #[test]
     fn every_position_is_valid_and_playable() {
         for fen in CHESS_POSITIONS {
             let b = Chess::from_fen(fen).expect(fen);
-            assert!(!pool::root_moves(&b, &[], &[]).0.is_empty(), "{fen}");
+            assert!(!Job::quiet(b, Limits::default()).root.is_empty(), "{fen}");
         }
         for fen in XIANGQI_POSITIONS {
             let b = Xiangqi::from_fen(fen).expect(fen);
-            assert!(!pool::root_moves(&b, &[], &[]).0.is_empty(), "{fen}");
+            assert!(!Job::quiet(b, Limits::default()).root.is_empty(), "{fen}");
         }
     }
 

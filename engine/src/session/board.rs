@@ -20,8 +20,8 @@ pub enum Board {
 macro_rules! with_board {
     ($board:expr, $b:ident => $body:expr) => {
         match $board {
-            $crate::engine::board::Board::Chess($b) => $body,
-            $crate::engine::board::Board::Xiangqi($b) => $body,
+            $crate::session::board::Board::Chess($b) => $body,
+            $crate::session::board::Board::Xiangqi($b) => $body,
         }
     };
 }
