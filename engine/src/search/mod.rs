@@ -8,12 +8,14 @@
 //! - [`movepick`]: the order moves are tried in; [`history`]: what ordering learns;
 //! - [`stack`]: the per-ply search stack;
 //! - [`pool`]: the persistent search threads (Lazy SMP) and the answer to a `go`;
-//! - [`signals`]: stop, ponderhit and the limits; [`time`]: the clock; [`tt`]: the shared table;
+//! - [`signals`]: stop, ponderhit and the limits; [`config`]: what the session tells a search;
+//! - [`time`]: the clock; [`tt`]: the shared table;
 //! - [`tb`]: endgame tablebases in the search.
 //!
 //! The search reports through a [`Sink`](crate::report::Sink) of neutral reports and knows no
 //! protocol.
 
+pub mod config;
 pub mod history;
 pub mod movepick;
 mod node;
@@ -29,6 +31,7 @@ pub mod tt;
 
 use crate::game::{Evaluator, Game, MATE, MATE_BOUND, MAX_PLY, Move, Score};
 use crate::report::Eval;
+use config::Config;
 use history::History;
 use movepick::Moves;
 use params::Params;
@@ -172,6 +175,17 @@ impl ThreadData {
 /// The main thread's periodic callback, given the line being searched.
 pub type OnCheck<'a> = dyn Fn(&[Move]) + 'a;
 
+/// What every thread of one search shares: the table, the signals and the configuration.
+#[derive(Copy, Clone)]
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a Table,
+    /// Stop, ponderhit, the limits and the node counters.
+    pub signals: &'a Signals,
+    /// Contempt, idle share, parameters and tablebases.
+    pub config: &'a Config,
+}
+
 /// One search thread at work on one `go`: the board it walks, its evaluation state, the
 /// shared table and signals, and its persistent [`ThreadData`].
 pub struct Worker<'a, G: Game> {
@@ -181,6 +195,7 @@ pub struct Worker<'a, G: Game> {
     eval: G::Eval,
     tt: &'a Table,
     signals: &'a Signals,
+    config: &'a Config,
     /// This thread's index; 0 is the main thread, which reports and keeps the clock.
     pub id: usize,
     /// Nodes visited by this thread.
@@ -216,28 +231,28 @@ pub struct Worker<'a, G: Game> {
 }
 
 impl<'a, G: Game> Worker<'a, G> {
-    /// A worker searching `board` restricted to `root_moves`, with the thread's `data`,
-    /// evaluating with `net`.
+    /// A worker searching `board` restricted to `root_moves` with what the threads share,
+    /// with the thread's `data`, evaluating with `net`.
     pub fn new(
         board: G,
         root_moves: Vec<Move>,
-        tt: &'a Table,
-        signals: &'a Signals,
+        shared: Shared<'a>,
         id: usize,
         data: &'a mut ThreadData,
         net: &<G::Eval as Evaluator<G>>::Net,
     ) -> Self {
         data.stack.reset();
         #[cfg(feature = "tune")]
-        let params = *signals.params.as_ref().unwrap_or(Params::of(G::VARIANT));
+        let params = *shared.config.params.as_ref().unwrap_or(Params::of(G::VARIANT));
         #[cfg(not(feature = "tune"))]
         let params = Params::of(G::VARIANT);
         data.history.age(params.history_age_divisor);
         Worker {
             eval: G::Eval::new(&board, net),
             board,
-            tt,
-            signals,
+            tt: shared.tt,
+            signals: shared.signals,
+            config: shared.config,
             id,
             nodes: 0,
             seldepth: 0,
@@ -262,7 +277,7 @@ impl<'a, G: Game> Worker<'a, G> {
     fn params(&self) -> &Params {
         #[cfg(feature = "tune")]
         {
-            self.signals.params.as_ref().unwrap_or(Params::of(G::VARIANT))
+            self.config.params.as_ref().unwrap_or(Params::of(G::VARIANT))
         }
         #[cfg(not(feature = "tune"))]
         {
@@ -304,7 +319,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// A draw `ply` plies from the root, with contempt: worse for the root's side to move.
     #[inline]
     fn draw_score(&self, ply: usize) -> Score {
-        let c = self.signals.contempt;
+        let c = self.config.contempt;
         if ply.is_multiple_of(2) { -c } else { c }
     }
 
@@ -368,10 +383,11 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(f) = self.on_check {
             f(&self.current_line());
         }
-        if self.signals.idle > 0 {
+        if self.config.idle > 0 {
             let busy = self.busy_since.elapsed();
             if busy >= IDLE_SLICE {
-                self.signals.rest(busy.as_millis() as u64);
+                let rest = self.config.rest_ms(busy.as_millis() as u64);
+                std::thread::sleep(std::time::Duration::from_millis(rest));
                 self.busy_since = std::time::Instant::now();
             }
         }

@@ -152,7 +152,7 @@ impl<G: Game> Worker<'_, G> {
         // Step 3a. Tablebases: a position the tables hold has its value without a search. A
         // win or loss that does not cut off still bounds a PV node's value.
         let (mut tb_floor, mut tb_cap) = (-INFINITE, INFINITE);
-        if let Some(tb) = self.signals.tablebases
+        if let Some(tb) = self.config.tablebases
             && !singular_search
             && let Some(men) = self.board.tablebase_men()
             && tb.probes(men, depth)

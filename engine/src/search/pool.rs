@@ -10,10 +10,11 @@
 //! helpers and hands the [`Answer`] on. The [`Signals`] are the only way in from outside while
 //! the search runs.
 
+use super::config::Config;
 use super::signals::Signals;
 use super::skill::Skill;
 use super::tt::{self, Table};
-use super::{ThreadData, Worker, to_eval};
+use super::{Shared, ThreadData, Worker, to_eval};
 use crate::game::{Evaluator, Game, Inspect, MATE_BOUND, MAX_PLY, Move, Score};
 use crate::report::{Bound, Report, Sink, View};
 use crate::rng::Stream;
@@ -120,11 +121,13 @@ impl Pool {
             let (board, moves, net) =
                 (search.board.clone(), search.root.clone(), search.net.clone());
             let (tt, signals, latch) = (search.tt.clone(), search.signals.clone(), latch.clone());
+            let config = search.config;
             self.run_on(
                 id,
                 Box::new(move |data| {
                     {
-                        let mut w = Worker::new(board, moves, &tt, &signals, id, data, &net);
+                        let shared = Shared { tt: &tt, signals: &signals, config: &config };
+                        let mut w = Worker::new(board, moves, shared, id, data, &net);
                         w.iterate(MAX_PLY as i32, |_, _, _, _| {});
                     }
                     // Let go of the shared table before saying so: the controller may resize
@@ -196,6 +199,8 @@ pub struct Search<G: Game> {
     pub tt: Arc<Table>,
     /// Limits and flags.
     pub signals: Arc<Signals>,
+    /// Contempt, idle share, parameters and tablebases.
+    pub config: Config,
     /// Where reports go.
     pub sink: Arc<dyn Sink>,
     /// How strongly to play.
@@ -239,7 +244,8 @@ fn main_thread<G: Inspect>(s: &Search<G>, data: &mut ThreadData) -> Answer {
         Some(tb) if score.abs() < MATE_BOUND => tb,
         _ => score,
     };
-    let mut main = Worker::new(board.clone(), s.root.clone(), tt, signals, 0, data, &s.net);
+    let shared = Shared { tt, signals, config: &s.config };
+    let mut main = Worker::new(board.clone(), s.root.clone(), shared, 0, data, &s.net);
     main.set_on_check(&on_check);
     // A weakened search looks at a few candidates to choose among.
     let weakened = !s.skill.is_full();
@@ -443,6 +449,7 @@ mod tests {
             view: View::default(),
             tt: Arc::new(Table::new(1)),
             signals: signals.clone(),
+            config: Config::default(),
             sink: Arc::new(Discard),
             skill: Skill::default(),
             net: None,

@@ -5,14 +5,13 @@
 use super::time::Budget;
 use crate::command::Limits;
 use crate::game::{MATE, MATE_BOUND, MAX_PLY, Move};
+use parking_lot::{Condvar, Mutex};
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// How long depth 1 is protected from a stop (ms): it takes far less in any sane position.
 const DEPTH_ONE_GRACE_MS: u64 = 100;
-/// How often a finished search looks whether it may answer yet (pondering, infinite).
-const WAIT_POLL: Duration = Duration::from_millis(1);
 
 /// A node counter on its own cache line, so threads do not share lines while counting.
 #[repr(align(64))]
@@ -37,18 +36,13 @@ pub struct Signals {
     nodes: Vec<Counter>,
     pub(super) currmove: AtomicU32,
     pub(super) currmove_number: AtomicU32,
-    /// How much worse than zero a draw is for the side to move at the root (internal units).
-    pub contempt: i32,
-    /// Percent of the time to leave the processor idle (UCCI `idle`).
-    pub idle: u32,
-    /// The session's search parameters for this search, read by the `tune` build (a normal
-    /// build compiles its game's constants in); `None`: the game's own.
-    pub params: Option<super::params::Params>,
-    /// The tablebases the search probes, if any.
-    pub tablebases: Option<super::tb::Tablebases>,
     tbhits: AtomicU64,
     draw_offer: AtomicBool,
     answered: AtomicBool,
+    /// Wakes a finished search waiting to answer (pondering, infinite) when `stop` or
+    /// `ponderhit` arrives; the mutex orders the flag's change before the wait's check.
+    answerable: Condvar,
+    gate: Mutex<()>,
 }
 
 impl Signals {
@@ -84,13 +78,11 @@ impl Signals {
             nodes: (0..threads.max(1)).map(|_| Counter::default()).collect(),
             currmove: AtomicU32::new(0),
             currmove_number: AtomicU32::new(0),
-            contempt: 0,
-            idle: 0,
-            params: None,
-            tablebases: None,
             tbhits: AtomicU64::new(0),
             draw_offer: AtomicBool::new(limits.draw_offer),
             answered: AtomicBool::new(false),
+            answerable: Condvar::new(),
+            gate: Mutex::new(()),
         }
     }
 
@@ -127,6 +119,14 @@ impl Signals {
     /// Asks the search to stop and answer (`stop`, `quit`, end of input).
     pub fn stop(&self) {
         self.stop.store(true, Relaxed);
+        self.wake();
+    }
+
+    /// Wakes [`Signals::wait_until_answerable`] to look again. Taking the gate orders the
+    /// change of flag before the waiter's next look: it either saw the flag or is waiting.
+    fn wake(&self) {
+        let _gate = self.gate.lock();
+        self.answerable.notify_all();
     }
 
     /// True once a stop was asked for from outside.
@@ -160,6 +160,7 @@ impl Signals {
         if self.budget.soft.is_some_and(|s| self.elapsed_ms() >= s) {
             self.halt();
         }
+        self.wake();
     }
 
     /// Marks the search as answered: called just before its `bestmove` is written, so that a
@@ -176,14 +177,6 @@ impl Signals {
     /// True when the opponent offered a draw (`go draw`, `ponderhit draw`).
     pub fn draw_offered(&self) -> bool {
         self.draw_offer.load(Relaxed)
-    }
-
-    /// Sleeps after `busy_ms` of searching so that the idle share of the time is left free.
-    pub(super) fn rest(&self, busy_ms: u64) {
-        if self.idle > 0 && self.idle < 100 {
-            let ms = busy_ms * self.idle as u64 / (100 - self.idle as u64);
-            std::thread::sleep(Duration::from_millis(ms));
-        }
     }
 
     /// True while pondering.
@@ -267,8 +260,9 @@ impl Signals {
     /// Blocks until the search may answer: UCI forbids a `bestmove` while pondering or in an
     /// infinite search before `stop` (or `ponderhit`).
     pub fn wait_until_answerable(&self) {
+        let mut gate = self.gate.lock();
         while !self.stopped() && (self.pondering() || self.infinite) {
-            std::thread::sleep(WAIT_POLL);
+            self.answerable.wait(&mut gate);
         }
     }
 }
@@ -276,6 +270,32 @@ impl Signals {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A finished infinite search waits for `stop` and wakes as soon as it comes: the
+    /// condition variable is told, the waiter does not poll.
+    #[test]
+    fn a_waiting_answer_wakes_on_stop_and_on_ponderhit() {
+        let infinite = Limits { infinite: true, ..Default::default() };
+        let ponder = Limits { ponder: true, movetime: Some(1000), ..Default::default() };
+        for (limits, release) in
+            [(infinite, Signals::stop as fn(&Signals)), (ponder, |s: &Signals| s.ponderhit(false))]
+        {
+            let s = std::sync::Arc::new(Signals::new(&limits, Budget::default(), 1));
+            let (tx, rx) = crossbeam_channel::bounded(1);
+            let waiter = {
+                let s = s.clone();
+                std::thread::spawn(move || {
+                    s.wait_until_answerable();
+                    let _ = tx.send(());
+                })
+            };
+            // Still waiting a while later: nothing released it.
+            assert!(rx.recv_timeout(std::time::Duration::from_millis(50)).is_err());
+            release(&s);
+            assert!(rx.recv_timeout(std::time::Duration::from_secs(10)).is_ok());
+            waiter.join().expect("the waiter ends");
+        }
+    }
 
     /// Numbers from input never overflow: the largest `go mate` and `go depth` are clamped.
     #[test]

@@ -30,13 +30,14 @@ use crate::game::{Game, Inspect, Move, MoveList, Variant, perft_divide};
 use crate::nnue::{Networked, Networks};
 use crate::options::Settings;
 use crate::report::{Discard, Eval, Report, Sink};
+use crate::search::config::Config;
 use crate::search::params::Params;
 use crate::search::pool::{Pool, Search};
 use crate::search::signals::Signals;
 use crate::search::tb::rank_root;
 use crate::search::time::Budget;
 use crate::search::tt::{self, Table};
-use crate::search::{ThreadData, Worker, to_eval};
+use crate::search::{Shared, ThreadData, Worker, to_eval};
 use board::{Board, with_board};
 use notice::Notice;
 use std::sync::Arc;
@@ -382,7 +383,7 @@ impl Session {
         let signals = self.start(job, move |outcome, sig| {
             let answer = answer(outcome, |f| {
                 let offered = sig.draw_offered();
-                temper.judge(f.score, f.units_per_cp, f.depth, sig.contempt, offered, may_resign)
+                temper.judge(f.score, f.units_per_cp, f.depth, contempt, offered, may_resign)
             });
             sig.mark_answered();
             sink.send(&answer);
@@ -412,10 +413,12 @@ impl Session {
         if let Some(nodes) = job.soft_nodes {
             signals.set_soft_nodes(nodes);
         }
-        signals.contempt = job.contempt;
-        signals.idle = job.idle;
-        signals.params = Some(*self.params(G::VARIANT));
-        signals.tablebases = job.tablebases;
+        let mut config = Config {
+            contempt: job.contempt,
+            idle: job.idle,
+            params: Some(*self.params(G::VARIANT)),
+            tablebases: job.tablebases,
+        };
         // A root the tables hold searches only the moves that keep its value, and the search
         // below it probes no more: the distances at the root decided already.
         let mut tb_score = None;
@@ -425,7 +428,7 @@ impl Session {
         {
             root = kept;
             tb_score = Some(score);
-            signals.tablebases = None;
+            config.tablebases = None;
         }
         let signals = Arc::new(signals);
         let (sink, sig) = (job.sink.clone(), signals.clone());
@@ -478,7 +481,8 @@ impl Session {
                     0,
                     Box::new(move |data: &mut ThreadData| {
                         let score = {
-                            let mut w = Worker::new(board, root, &tt, &sig, 0, data, &net);
+                            let shared = Shared { tt: &tt, signals: &sig, config: &config };
+                            let mut w = Worker::new(board, root, shared, 0, data, &net);
                             to_eval::<G>(w.static_score())
                         };
                         drop(tt);
@@ -497,6 +501,7 @@ impl Session {
                     view,
                     tt: self.tt.clone(),
                     signals: signals.clone(),
+                    config,
                     sink,
                     skill,
                     net: G::net_of(&self.nets),
@@ -558,7 +563,9 @@ impl Session {
             let mut data = ThreadData::default();
             let root = legal.iter().copied().collect();
             let net = G::net_of(&self.nets);
-            Worker::new(board.clone(), root, &self.tt, &signals, 0, &mut data, &net).static_score()
+            let config = Config::default();
+            let shared = Shared { tt: &self.tt, signals: &signals, config: &config };
+            Worker::new(board.clone(), root, shared, 0, &mut data, &net).static_score()
         };
         let leaf: Option<(Eval, u32)> = Some((to_eval::<G>(score), 0));
         Report::Probe { best: None, lower: leaf, upper: leaf }
