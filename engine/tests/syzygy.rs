@@ -4,7 +4,6 @@
 //! run in a binary of their own and one at a time. Expected values are python-chess's.
 
 use chariot_engine::chess::board::Board;
-use chariot_engine::chess::tables::tables;
 use chariot_engine::chess::tb::{self, Dtz, LoadError, Wdl};
 use parking_lot::{Mutex, MutexGuard};
 
@@ -35,7 +34,7 @@ fn loaded() -> Option<MutexGuard<'static, ()>> {
 }
 
 fn board(fen: &str) -> Board {
-    chariot_engine::chess::fen::parse(fen, tables()).unwrap_or_else(|e| panic!("{fen}: {e}")).board
+    chariot_engine::chess::fen::parse(fen).unwrap_or_else(|e| panic!("{fen}: {e}")).board
 }
 
 /// Positions with their WDL and DTZ for the side to move, as python-chess's prober gives them.
@@ -103,7 +102,7 @@ fn root_moves_carry_their_values() {
     let b = board("4k3/8/8/8/8/8/8/4K2R w - - 0 1");
     let moves = b.probe_root(tb::MAX_PIECES).expect("a root probe");
     let mut legal = chariot_engine::game::MoveList::new();
-    chariot_engine::chess::movegen::generate::<true, _>(&b, tables(), &mut legal);
+    chariot_engine::chess::movegen::generate::<true, _>(&b, &mut legal);
     assert_eq!(moves.len(), legal.len(), "every legal move has its value");
     // The position's DTZ is one more than the best winning move leaves.
     let best = moves.iter().filter(|m| m.dtz > 0).map(|m| m.dtz).min();

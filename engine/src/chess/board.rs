@@ -5,7 +5,7 @@
 
 use super::bitboard::*;
 use super::moves::{self, CASTLE, EN_PASSANT};
-use super::tables::Tables;
+use super::tables::{self, ZOBRIST};
 use crate::game::Move;
 
 /// A chess position without its history.
@@ -73,70 +73,70 @@ impl Board {
 
     /// Pieces of either colour that attack `sq` given occupancy `occ`.
     #[inline(always)]
-    pub fn attackers_to(&self, sq: usize, occ: Bitboard, t: &Tables) -> Bitboard {
-        (t.pawn(WHITE, sq) & self.pieces(BLACK, PAWN))
-            | (t.pawn(BLACK, sq) & self.pieces(WHITE, PAWN))
-            | (t.knight(sq) & self.kinds[KNIGHT])
-            | (t.king(sq) & self.kinds[KING])
-            | (t.rook(sq, occ) & (self.kinds[ROOK] | self.kinds[QUEEN]))
-            | (t.bishop(sq, occ) & (self.kinds[BISHOP] | self.kinds[QUEEN]))
+    pub fn attackers_to(&self, sq: usize, occ: Bitboard) -> Bitboard {
+        (tables::pawn(WHITE, sq) & self.pieces(BLACK, PAWN))
+            | (tables::pawn(BLACK, sq) & self.pieces(WHITE, PAWN))
+            | (tables::knight(sq) & self.kinds[KNIGHT])
+            | (tables::king(sq) & self.kinds[KING])
+            | (tables::rook(sq, occ) & (self.kinds[ROOK] | self.kinds[QUEEN]))
+            | (tables::bishop(sq, occ) & (self.kinds[BISHOP] | self.kinds[QUEEN]))
     }
 
     /// True when `by` attacks `sq` given occupancy `occ`.
     #[inline(always)]
-    pub fn attacked_by(&self, sq: usize, by: usize, occ: Bitboard, t: &Tables) -> bool {
+    pub fn attacked_by(&self, sq: usize, by: usize, occ: Bitboard) -> bool {
         let them = self.colours[by];
-        (t.pawn(by ^ 1, sq) & self.kinds[PAWN] & them) != 0
-            || (t.knight(sq) & self.kinds[KNIGHT] & them) != 0
-            || (t.king(sq) & self.kinds[KING] & them) != 0
-            || (t.rook(sq, occ) & (self.kinds[ROOK] | self.kinds[QUEEN]) & them) != 0
-            || (t.bishop(sq, occ) & (self.kinds[BISHOP] | self.kinds[QUEEN]) & them) != 0
+        (tables::pawn(by ^ 1, sq) & self.kinds[PAWN] & them) != 0
+            || (tables::knight(sq) & self.kinds[KNIGHT] & them) != 0
+            || (tables::king(sq) & self.kinds[KING] & them) != 0
+            || (tables::rook(sq, occ) & (self.kinds[ROOK] | self.kinds[QUEEN]) & them) != 0
+            || (tables::bishop(sq, occ) & (self.kinds[BISHOP] | self.kinds[QUEEN]) & them) != 0
     }
 
     /// The enemy pieces giving check to the side to move.
     #[inline(always)]
-    pub fn checkers(&self, t: &Tables) -> Bitboard {
+    pub fn checkers(&self) -> Bitboard {
         let us = self.side;
-        self.attackers_to(self.king_sq(us), self.occupied(), t) & self.colours[us ^ 1]
+        self.attackers_to(self.king_sq(us), self.occupied()) & self.colours[us ^ 1]
     }
 
     /// True when an en-passant capture on `ep` is pseudo-legally possible for the side to move;
     /// only then is the en-passant file part of the key.
     #[inline(always)]
-    pub fn ep_capturable(&self, t: &Tables) -> bool {
+    pub fn ep_capturable(&self) -> bool {
         self.ep != NO_SQUARE
-            && t.pawn(self.side ^ 1, self.ep as usize) & self.pieces(self.side, PAWN) != 0
+            && tables::pawn(self.side ^ 1, self.ep as usize) & self.pieces(self.side, PAWN) != 0
     }
 
     /// Puts coloured piece `p` on the empty square `sq`.
     #[inline(always)]
-    pub fn put(&mut self, p: u8, sq: usize, t: &Tables) {
+    pub fn put(&mut self, p: u8, sq: usize) {
         let b = bit(sq);
         self.kinds[kind_of(p)] |= b;
         self.colours[colour_of(p)] |= b;
         self.squares[sq] = p;
-        self.key ^= t.zobrist_piece[p as usize][sq];
+        self.key ^= ZOBRIST.piece[p as usize][sq];
     }
 
     /// Removes coloured piece `p` from `sq`.
     #[inline(always)]
-    pub fn remove(&mut self, p: u8, sq: usize, t: &Tables) {
+    pub fn remove(&mut self, p: u8, sq: usize) {
         let b = bit(sq);
         self.kinds[kind_of(p)] ^= b;
         self.colours[colour_of(p)] ^= b;
         self.squares[sq] = NO_PIECE;
-        self.key ^= t.zobrist_piece[p as usize][sq];
+        self.key ^= ZOBRIST.piece[p as usize][sq];
     }
 
     /// Moves coloured piece `p` from `from` to the empty square `to`.
     #[inline(always)]
-    fn shift(&mut self, p: u8, from: usize, to: usize, t: &Tables) {
+    fn shift(&mut self, p: u8, from: usize, to: usize) {
         let b = bit(from) | bit(to);
         self.kinds[kind_of(p)] ^= b;
         self.colours[colour_of(p)] ^= b;
         self.squares[from] = NO_PIECE;
         self.squares[to] = p;
-        self.key ^= t.zobrist_piece[p as usize][from] ^ t.zobrist_piece[p as usize][to];
+        self.key ^= ZOBRIST.piece[p as usize][from] ^ ZOBRIST.piece[p as usize][to];
     }
 
     /// Where the king and rook land when the king on `king` castles with the rook on `rook`.
@@ -148,7 +148,7 @@ impl Board {
 
     /// Plays the legal move `m`.
     #[inline(always)]
-    pub fn make(&mut self, m: Move, t: &Tables) {
+    pub fn make(&mut self, m: Move) {
         let from = moves::from_sq(m);
         let to = moves::to_sq(m);
         let flag = moves::flag(m);
@@ -156,8 +156,8 @@ impl Board {
         let p = self.squares[from];
         let kind = kind_of(p);
 
-        if self.ep_capturable(t) {
-            self.key ^= t.zobrist_ep[file_of(self.ep as usize)];
+        if self.ep_capturable() {
+            self.key ^= ZOBRIST.ep[file_of(self.ep as usize)];
         }
         self.ep = NO_SQUARE;
         // A FEN starts the clock at 65535 at most: 32 bits cannot overflow in any game.
@@ -171,7 +171,7 @@ impl Board {
         }
         if castle != self.castle {
             for sq in Squares(castle ^ self.castle) {
-                self.key ^= t.zobrist_castle[sq];
+                self.key ^= ZOBRIST.castle[sq];
             }
             self.castle = castle;
         }
@@ -179,25 +179,25 @@ impl Board {
         if flag == CASTLE {
             let rook = piece(us, ROOK);
             let (kto, rto) = Board::castle_targets(from, to);
-            self.remove(p, from, t);
-            self.remove(rook, to, t);
-            self.put(p, kto, t);
-            self.put(rook, rto, t);
+            self.remove(p, from);
+            self.remove(rook, to);
+            self.put(p, kto);
+            self.put(rook, rto);
         } else if flag == EN_PASSANT {
-            self.remove(piece(us ^ 1, PAWN), to ^ 8, t);
-            self.shift(p, from, to, t);
+            self.remove(piece(us ^ 1, PAWN), to ^ 8);
+            self.shift(p, from, to);
             self.halfmove = 0;
         } else {
             let victim = self.squares[to];
             if victim != NO_PIECE {
-                self.remove(victim, to, t);
+                self.remove(victim, to);
                 self.halfmove = 0;
             }
             if let Some(promo) = moves::promotion(m) {
-                self.remove(p, from, t);
-                self.put(piece(us, promo), to, t);
+                self.remove(p, from);
+                self.put(piece(us, promo), to);
             } else {
-                self.shift(p, from, to, t);
+                self.shift(p, from, to);
             }
             if kind == PAWN {
                 self.halfmove = 0;
@@ -208,48 +208,48 @@ impl Board {
         }
 
         self.side ^= 1;
-        self.key ^= t.zobrist_side;
+        self.key ^= ZOBRIST.side;
         if us == BLACK {
             self.fullmove += 1;
         }
         if self.halfmove == 0 {
             self.window = 0;
         }
-        if self.ep_capturable(t) {
-            self.key ^= t.zobrist_ep[file_of(self.ep as usize)];
+        if self.ep_capturable() {
+            self.key ^= ZOBRIST.ep[file_of(self.ep as usize)];
         }
     }
 
     /// Passes the turn.
-    pub fn make_null(&mut self, t: &Tables) {
-        if self.ep_capturable(t) {
-            self.key ^= t.zobrist_ep[file_of(self.ep as usize)];
+    pub fn make_null(&mut self) {
+        if self.ep_capturable() {
+            self.key ^= ZOBRIST.ep[file_of(self.ep as usize)];
         }
         self.ep = NO_SQUARE;
         self.side ^= 1;
-        self.key ^= t.zobrist_side;
+        self.key ^= ZOBRIST.side;
         self.halfmove += 1;
         // A null move breaks any repetition chain: positions before it are not reachable.
         self.window = 0;
     }
 
     /// The Zobrist key recomputed from scratch; equals `key` when incremental updates are right.
-    pub fn compute_key(&self, t: &Tables) -> u64 {
+    pub fn compute_key(&self) -> u64 {
         let mut key = 0;
         for sq in 0..64 {
             let p = self.squares[sq];
             if p != NO_PIECE {
-                key ^= t.zobrist_piece[p as usize][sq];
+                key ^= ZOBRIST.piece[p as usize][sq];
             }
         }
         for sq in Squares(self.castle) {
-            key ^= t.zobrist_castle[sq];
+            key ^= ZOBRIST.castle[sq];
         }
         if self.side == BLACK {
-            key ^= t.zobrist_side;
+            key ^= ZOBRIST.side;
         }
-        if self.ep_capturable(t) {
-            key ^= t.zobrist_ep[file_of(self.ep as usize)];
+        if self.ep_capturable() {
+            key ^= ZOBRIST.ep[file_of(self.ep as usize)];
         }
         key
     }

@@ -7,7 +7,6 @@
 
 use super::bitboard::*;
 use super::board::Board;
-use super::tables::Tables;
 use crate::game::FenError;
 
 /// What a FEN describes beyond the board itself.
@@ -33,7 +32,7 @@ fn ep_err(field: &str, reason: impl Into<String>) -> FenError {
 const COLOUR_NAMES: [&str; 2] = ["white", "black"];
 
 /// Reads a FEN. Missing castling and en-passant fields read as `-`, missing clocks as `0 1`.
-pub fn parse(fen: &str, t: &Tables) -> Result<Parsed, FenError> {
+pub fn parse(fen: &str) -> Result<Parsed, FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     let Some(&placement) = fields.first() else {
         return Err(FenError::Empty);
@@ -45,7 +44,7 @@ pub fn parse(fen: &str, t: &Tables) -> Result<Parsed, FenError> {
         )));
     }
     let mut b = Board::empty();
-    place(&mut b, placement, t)?;
+    place(&mut b, placement)?;
     b.side = match fields.get(1).copied() {
         Some("w") => WHITE,
         Some("b") => BLACK,
@@ -57,20 +56,20 @@ pub fn parse(fen: &str, t: &Tables) -> Result<Parsed, FenError> {
 
     // The side that just moved cannot have left its king in check.
     let them = b.side ^ 1;
-    if b.attackers_to(b.king_sq(them), b.occupied(), t) & b.colours[b.side] != 0 {
+    if b.attackers_to(b.king_sq(them), b.occupied()) & b.colours[b.side] != 0 {
         return Err(FenError::Illegal(format!(
             "{} is in check but not to move",
             COLOUR_NAMES[them]
         )));
     }
 
-    b.key = b.compute_key(t);
+    b.key = b.compute_key();
     Ok(Parsed { board: b, chess960 })
 }
 
 /// The piece placement, eighth rank first, put on the empty board `b`: eight ranks of eight
 /// squares, one king a side, no pawn on the first or last rank.
-fn place(b: &mut Board, placement: &str, t: &Tables) -> Result<(), FenError> {
+fn place(b: &mut Board, placement: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() != 8 {
         return Err(board_err(placement, format!("expected 8 ranks, found {}", ranks.len())));
@@ -92,7 +91,7 @@ fn place(b: &mut Board, placement: &str, t: &Tables) -> Result<(), FenError> {
                     format!("rank {} has more than 8 squares", rank + 1),
                 ));
             }
-            b.put(p as u8, square(file, rank), t);
+            b.put(p as u8, square(file, rank));
             file += 1;
         }
         if file != 8 {

@@ -3,7 +3,6 @@
 use super::Chess;
 use super::bitboard::*;
 use super::eval;
-use super::tables::tables;
 use crate::game::{Game, Inspect, Score, Style, Term, mirror_fen};
 
 /// Unicode pieces in [`PIECE_CHARS`] order: white's, then black's.
@@ -31,7 +30,7 @@ impl Inspect for Chess {
     }
 
     fn checkers(&self) -> Vec<String> {
-        let mut bb = self.board().checkers(tables());
+        let mut bb = self.board().checkers();
         let mut out = Vec::new();
         while bb != 0 {
             out.push(square_name(bb.trailing_zeros() as usize));

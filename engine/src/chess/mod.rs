@@ -1,7 +1,8 @@
 //! Western chess (and Chess960): the [`Chess`] board implementing [`Game`].
 //!
 //! - [`bitboard`]: squares, pieces, bit helpers;
-//! - [`mod@tables`]: attack tables (magic bitboards), Zobrist keys, piece-square scores;
+//! - [`mod@tables`]: attack tables (magic bitboards), square relations and Zobrist keys, all
+//!   computed at compile time;
 //! - [`board`]: the position and copy-make of a move;
 //! - [`movegen`]: legal move generation with check and pin masks;
 //! - [`moves`]: the bits of a chess [`Move`];
@@ -28,7 +29,6 @@ use bitboard::*;
 use board::Board;
 use movegen::{Counter, generate};
 use moves::{CASTLE, EN_PASSANT};
-use tables::{Tables, tables};
 
 /// The standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -67,7 +67,7 @@ impl Chess {
     /// Perft on the portable code path only, whatever the CPU; lets tests check the fallback
     /// that [`Game::perft`] skips on CPUs with POPCNT.
     pub fn perft_portable(&self, depth: u32) -> u64 {
-        if depth == 0 { 1 } else { perft_portable(&self.board, depth, tables()) }
+        if depth == 0 { 1 } else { perft_portable(&self.board, depth) }
     }
 
     /// The current position.
@@ -117,49 +117,44 @@ impl Chess {
 /// generator's target sets without making or listing moves. `recurse` is the function to call
 /// for the children, so that each compiled variant below stays within itself.
 #[inline(always)]
-fn perft_node(
-    b: &Board,
-    depth: u32,
-    t: &Tables,
-    recurse: impl Fn(&Board, u32, &Tables) -> u64,
-) -> u64 {
+fn perft_node(b: &Board, depth: u32, recurse: impl Fn(&Board, u32) -> u64) -> u64 {
     if depth == 1 {
         let mut c = Counter(0);
-        generate::<true, _>(b, t, &mut c);
+        generate::<true, _>(b, &mut c);
         return c.0;
     }
     let mut list = MoveList::new();
-    generate::<true, _>(b, t, &mut list);
+    generate::<true, _>(b, &mut list);
     let mut n = 0;
     for &m in list.iter() {
         let mut child = *b;
-        child.make(m, t);
-        n += recurse(&child, depth - 1, t);
+        child.make(m);
+        n += recurse(&child, depth - 1);
     }
     n
 }
 
 /// Perft for any CPU.
-fn perft_portable(b: &Board, depth: u32, t: &Tables) -> u64 {
-    perft_node(b, depth, t, perft_portable)
+fn perft_portable(b: &Board, depth: u32) -> u64 {
+    perft_node(b, depth, perft_portable)
 }
 
 /// Perft compiled for CPUs with POPCNT and BMI1: the baseline x86-64 target has neither, and
 /// the bulk count at the last ply is mostly popcounts (measured: about 25% faster).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1")]
-fn perft_popcnt(b: &Board, depth: u32, t: &Tables) -> u64 {
-    perft_node(b, depth, t, |b, d, t| perft_popcnt(b, d, t))
+fn perft_popcnt(b: &Board, depth: u32) -> u64 {
+    perft_node(b, depth, |b, d| perft_popcnt(b, d))
 }
 
 /// Perft from `b`, on the fastest variant the CPU supports.
-fn perft_from(b: &Board, depth: u32, t: &Tables) -> u64 {
+fn perft_from(b: &Board, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi1") {
         // SAFETY: the features `perft_popcnt` is compiled for were detected just above.
-        return unsafe { perft_popcnt(b, depth, t) };
+        return unsafe { perft_popcnt(b, depth) };
     }
-    perft_portable(b, depth, t)
+    perft_portable(b, depth)
 }
 
 impl Game for Chess {
@@ -173,7 +168,7 @@ impl Game for Chess {
     }
 
     fn from_fen(fen: &str) -> Result<Self, FenError> {
-        let parsed = fen::parse(fen, tables())?;
+        let parsed = fen::parse(fen)?;
         Ok(Chess {
             board: parsed.board,
             history: Vec::with_capacity(256),
@@ -194,18 +189,18 @@ impl Game for Chess {
     }
 
     fn in_check(&self) -> bool {
-        self.board.checkers(tables()) != 0
+        self.board.checkers() != 0
     }
 
     fn legal_moves(&self, list: &mut MoveList) {
         list.clear();
-        generate::<true, _>(&self.board, tables(), list);
+        generate::<true, _>(&self.board, list);
     }
 
     /// Captures and queen promotions only: underpromotions almost never matter in quiescence.
     fn legal_captures(&self, list: &mut MoveList) {
         list.clear();
-        generate::<false, _>(&self.board, tables(), list);
+        generate::<false, _>(&self.board, list);
     }
 
     fn is_tactical(&self, m: Move) -> bool {
@@ -242,12 +237,12 @@ impl Game for Chess {
     }
 
     fn is_legal(&self, m: Move) -> bool {
-        movegen::is_legal(&self.board, m, tables())
+        movegen::is_legal(&self.board, m)
     }
 
     fn make(&mut self, m: Move) {
         self.history.push(self.board);
-        self.board.make(m, tables());
+        self.board.make(m);
     }
 
     fn unmake(&mut self) {
@@ -259,7 +254,7 @@ impl Game for Chess {
 
     fn make_null(&mut self) {
         self.history.push(self.board);
-        self.board.make_null(tables());
+        self.board.make_null();
     }
 
     fn unmake_null(&mut self) {
@@ -282,8 +277,7 @@ impl Game for Chess {
         let b = &self.board;
         if b.halfmove >= 100 {
             // Mate on the hundredth ply still wins; the search scores it once it finds no move.
-            let t = tables();
-            if b.checkers(t) != 0 && !movegen::has_moves(b, t) {
+            if b.checkers() != 0 && !movegen::has_moves(b) {
                 return None;
             }
             return Some(DRAW);
@@ -352,7 +346,7 @@ impl Game for Chess {
     }
 
     fn perft(&mut self, depth: u32) -> u64 {
-        if depth == 0 { 1 } else { perft_from(&self.board, depth, tables()) }
+        if depth == 0 { 1 } else { perft_from(&self.board, depth) }
     }
 
     const PIECES: usize = PIECES;
@@ -416,7 +410,7 @@ impl Game for Chess {
             .iter()
             .map(|&m| {
                 let mut after = *b;
-                after.make(m, tables());
+                after.make(m);
                 after.probe_wdl(men).map(|w| TbMove { mv: m, wdl: w.flip(), dtz: None })
             })
             .collect()

@@ -16,7 +16,7 @@
 use super::bitboard::*;
 use super::board::Board;
 use super::moves::{self, CASTLE, EN_PASSANT, NORMAL, PROMO_KNIGHT, PROMO_QUEEN};
-use super::tables::Tables;
+use super::tables;
 use crate::game::{Move, MoveList};
 
 /// Where generated moves go.
@@ -94,11 +94,11 @@ impl Sink for Counter {
 /// Generates the legal moves of `b` into `sink`: all of them when `QUIETS`, else only captures
 /// and queen promotions (including capture-promotions, to a queen only).
 #[inline(always)]
-pub fn generate<const QUIETS: bool, S: Sink>(b: &Board, t: &Tables, sink: &mut S) {
+pub fn generate<const QUIETS: bool, S: Sink>(b: &Board, sink: &mut S) {
     if b.side == WHITE {
-        generate_for::<true, QUIETS, S>(b, t, sink)
+        generate_for::<true, QUIETS, S>(b, sink)
     } else {
-        generate_for::<false, QUIETS, S>(b, t, sink)
+        generate_for::<false, QUIETS, S>(b, sink)
     }
 }
 
@@ -109,25 +109,21 @@ fn up<const WHITE_MOVES: bool>(b: Bitboard) -> Bitboard {
 }
 
 #[inline(always)]
-fn generate_for<const WHITE_MOVES: bool, const QUIETS: bool, S: Sink>(
-    b: &Board,
-    t: &Tables,
-    sink: &mut S,
-) {
+fn generate_for<const WHITE_MOVES: bool, const QUIETS: bool, S: Sink>(b: &Board, sink: &mut S) {
     let us = if WHITE_MOVES { WHITE } else { BLACK };
     let them = us ^ 1;
     let ours = b.colours[us];
     let theirs = b.colours[them];
     let occ = ours | theirs;
     let ksq = b.king_sq(us);
-    let checkers = b.attackers_to(ksq, occ, t) & theirs;
+    let checkers = b.attackers_to(ksq, occ) & theirs;
 
     // King steps, tested with the king lifted so it cannot hide behind itself.
     let wanted = if QUIETS { !ours } else { theirs };
     let occ_no_king = occ ^ bit(ksq);
     let mut safe = 0;
-    for to in Squares(t.king(ksq) & wanted) {
-        if !b.attacked_by(to, them, occ_no_king, t) {
+    for to in Squares(tables::king(ksq) & wanted) {
+        if !b.attacked_by(to, them, occ_no_king) {
             safe |= bit(to);
         }
     }
@@ -136,16 +132,17 @@ fn generate_for<const WHITE_MOVES: bool, const QUIETS: bool, S: Sink>(
     if checkers & (checkers.wrapping_sub(1)) != 0 {
         return; // double check
     }
-    let check_mask = if checkers != 0 { t.between(ksq, lsb(checkers)) | checkers } else { !0 };
+    let check_mask =
+        if checkers != 0 { tables::between(ksq, lsb(checkers)) | checkers } else { !0 };
     let target = wanted & check_mask;
 
     // Pins: enemy sliders that see the king through exactly one of our pieces.
     let their_rq = (b.kinds[ROOK] | b.kinds[QUEEN]) & theirs;
     let their_bq = (b.kinds[BISHOP] | b.kinds[QUEEN]) & theirs;
-    let snipers = (t.rook(ksq, theirs) & their_rq) | (t.bishop(ksq, theirs) & their_bq);
+    let snipers = (tables::rook(ksq, theirs) & their_rq) | (tables::bishop(ksq, theirs) & their_bq);
     let mut pinned = 0;
     for s in Squares(snipers) {
-        let blockers = t.between(ksq, s) & ours;
+        let blockers = tables::between(ksq, s) & ours;
         if blockers & blockers.wrapping_sub(1) == 0 {
             pinned |= blockers;
         }
@@ -154,26 +151,26 @@ fn generate_for<const WHITE_MOVES: bool, const QUIETS: bool, S: Sink>(
     // Pieces. A pinned piece can never answer a check, and a pinned knight never moves.
     let movable = if checkers != 0 { ours & !pinned } else { ours };
     for from in Squares(b.kinds[KNIGHT] & ours & !pinned) {
-        sink.moves(from, t.knight(from) & target);
+        sink.moves(from, tables::knight(from) & target);
     }
     for from in Squares(b.kinds[BISHOP] & movable) {
-        let mut to = t.bishop(from, occ) & target;
+        let mut to = tables::bishop(from, occ) & target;
         if pinned & bit(from) != 0 {
-            to &= t.line(ksq, from);
+            to &= tables::line(ksq, from);
         }
         sink.moves(from, to);
     }
     for from in Squares(b.kinds[ROOK] & movable) {
-        let mut to = t.rook(from, occ) & target;
+        let mut to = tables::rook(from, occ) & target;
         if pinned & bit(from) != 0 {
-            to &= t.line(ksq, from);
+            to &= tables::line(ksq, from);
         }
         sink.moves(from, to);
     }
     for from in Squares(b.kinds[QUEEN] & movable) {
-        let mut to = t.queen(from, occ) & target;
+        let mut to = tables::queen(from, occ) & target;
         if pinned & bit(from) != 0 {
-            to &= t.line(ksq, from);
+            to &= tables::line(ksq, from);
         }
         sink.moves(from, to);
     }
@@ -208,9 +205,9 @@ fn generate_for<const WHITE_MOVES: bool, const QUIETS: bool, S: Sink>(
 
     if checkers == 0 {
         for from in Squares(pawns & pinned) {
-            let line = t.line(ksq, from);
+            let line = tables::line(ksq, from);
             let one = up::<WHITE_MOVES>(bit(from)) & empty;
-            let mut to = t.pawn(us, from) & theirs & line;
+            let mut to = tables::pawn(us, from) & theirs & line;
             if QUIETS || bit(from) & last != 0 {
                 to |= (one | (up::<WHITE_MOVES>(one & third) & empty)) & line;
             }
@@ -228,13 +225,13 @@ fn generate_for<const WHITE_MOVES: bool, const QUIETS: bool, S: Sink>(
     if b.ep != NO_SQUARE {
         let ep = b.ep as usize;
         let captured = ep ^ 8;
-        for from in Squares(t.pawn(them, ep) & pawns) {
+        for from in Squares(tables::pawn(them, ep) & pawns) {
             let after = (occ ^ bit(from) ^ bit(captured)) | bit(ep);
             let rest = theirs ^ bit(captured);
-            let attacked = (t.knight(ksq) & b.kinds[KNIGHT] & rest)
-                | (t.pawn(us, ksq) & b.kinds[PAWN] & rest)
-                | (t.rook(ksq, after) & their_rq)
-                | (t.bishop(ksq, after) & their_bq);
+            let attacked = (tables::knight(ksq) & b.kinds[KNIGHT] & rest)
+                | (tables::pawn(us, ksq) & b.kinds[PAWN] & rest)
+                | (tables::rook(ksq, after) & their_rq)
+                | (tables::bishop(ksq, after) & their_bq);
             if attacked == 0 {
                 sink.one(from, ep, EN_PASSANT);
             }
@@ -247,13 +244,13 @@ fn generate_for<const WHITE_MOVES: bool, const QUIETS: bool, S: Sink>(
     if QUIETS && checkers == 0 {
         for rook in Squares(b.castle & ours) {
             let (kto, rto) = Board::castle_targets(ksq, rook);
-            let king_path = t.between(ksq, kto) | bit(kto);
-            let rook_path = t.between(rook, rto) | bit(rto);
+            let king_path = tables::between(ksq, kto) | bit(kto);
+            let rook_path = tables::between(rook, rto) | bit(rto);
             if (king_path | rook_path) & occ & !(bit(ksq) | bit(rook)) != 0 {
                 continue;
             }
             let lifted = occ ^ bit(ksq) ^ bit(rook);
-            if Squares(king_path).all(|sq| !b.attacked_by(sq, them, lifted, t)) {
+            if Squares(king_path).all(|sq| !b.attacked_by(sq, them, lifted)) {
                 sink.one(ksq, rook, CASTLE);
             }
         }
@@ -261,16 +258,16 @@ fn generate_for<const WHITE_MOVES: bool, const QUIETS: bool, S: Sink>(
 }
 
 /// True when the side to move in `b` has at least one legal move.
-pub fn has_moves(b: &Board, t: &Tables) -> bool {
+pub fn has_moves(b: &Board) -> bool {
     let mut c = Counter(0);
-    generate::<true, _>(b, t, &mut c);
+    generate::<true, _>(b, &mut c);
     c.0 != 0
 }
 
 /// True when `m` is legal in `b`, without generating the move list: the move must be one the
 /// piece on its from-square can make (pseudo-legal), and our king must not be attacked once it
 /// is played. Castling and en passant, rare, are looked up in the generated list instead.
-pub fn is_legal(b: &Board, m: Move, t: &Tables) -> bool {
+pub fn is_legal(b: &Board, m: Move) -> bool {
     let (from, to, flag) = (moves::from_sq(m), moves::to_sq(m), moves::flag(m));
     let us = b.side;
     let ours = b.colours[us];
@@ -281,7 +278,7 @@ pub fn is_legal(b: &Board, m: Move, t: &Tables) -> bool {
     }
     if flag == CASTLE || flag == EN_PASSANT {
         let mut list = MoveList::new();
-        generate::<true, _>(b, t, &mut list);
+        generate::<true, _>(b, &mut list);
         return list.contains(m);
     }
     if ours & bit(to) != 0 || (flag != NORMAL && moves::promotion(m).is_none()) {
@@ -298,17 +295,17 @@ pub fn is_legal(b: &Board, m: Move, t: &Tables) -> bool {
             let push = if us == WHITE { 8 } else { -8 };
             let one = (from as i32 + push) as usize;
             let start = if us == WHITE { RANK_2 } else { RANK_7 };
-            (t.pawn(us, from) & theirs & bit(to) != 0)
+            (tables::pawn(us, from) & theirs & bit(to) != 0)
                 || (to == one && occ & bit(to) == 0)
                 || (bit(from) & start != 0
                     && to as i32 == from as i32 + 2 * push
                     && occ & (bit(one) | bit(to)) == 0)
         }
-        KNIGHT => t.knight(from) & bit(to) != 0,
-        BISHOP => t.bishop(from, occ) & bit(to) != 0,
-        ROOK => t.rook(from, occ) & bit(to) != 0,
-        QUEEN => t.queen(from, occ) & bit(to) != 0,
-        _ => t.king(from) & bit(to) != 0,
+        KNIGHT => tables::knight(from) & bit(to) != 0,
+        BISHOP => tables::bishop(from, occ) & bit(to) != 0,
+        ROOK => tables::rook(from, occ) & bit(to) != 0,
+        QUEEN => tables::queen(from, occ) & bit(to) != 0,
+        _ => tables::king(from) & bit(to) != 0,
     };
     if !reachable {
         return false;
@@ -317,10 +314,10 @@ pub fn is_legal(b: &Board, m: Move, t: &Tables) -> bool {
     let after = (occ ^ bit(from)) | bit(to);
     let rest = theirs & !bit(to);
     let ksq = if kind == KING { to } else { b.king_sq(us) };
-    let attackers = (t.pawn(us, ksq) & b.kinds[PAWN])
-        | (t.knight(ksq) & b.kinds[KNIGHT])
-        | (t.king(ksq) & b.kinds[KING])
-        | (t.rook(ksq, after) & (b.kinds[ROOK] | b.kinds[QUEEN]))
-        | (t.bishop(ksq, after) & (b.kinds[BISHOP] | b.kinds[QUEEN]));
+    let attackers = (tables::pawn(us, ksq) & b.kinds[PAWN])
+        | (tables::knight(ksq) & b.kinds[KNIGHT])
+        | (tables::king(ksq) & b.kinds[KING])
+        | (tables::rook(ksq, after) & (b.kinds[ROOK] | b.kinds[QUEEN]))
+        | (tables::bishop(ksq, after) & (b.kinds[BISHOP] | b.kinds[QUEEN]));
     attackers & rest == 0
 }

@@ -8,7 +8,7 @@
 use super::bitboard::*;
 use super::board::Board;
 use super::moves::{self, CASTLE, EN_PASSANT};
-use super::tables::{Tables, tables};
+use super::tables::{self, ZOBRIST};
 use super::{Chess, PIECES};
 use crate::game::{Changes, Move, Side};
 
@@ -117,7 +117,7 @@ impl Chess {
     /// opponent may win back. Against an exact minimax over legal captures on random-playout
     /// positions the answer differed for about 0.5% of moves, all from these simplifications.
     pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        see_ge(&self.board, m, threshold, tables())
+        see_ge(&self.board, m, threshold)
     }
 
     /// A Zobrist key of the pawns of both colours on their squares, from the position's piece
@@ -137,9 +137,8 @@ impl Chess {
 
 /// The XOR of the piece keys of the pieces on `squares`.
 fn piece_key(b: &Board, squares: Bitboard) -> u64 {
-    let t = tables();
     Squares(squares)
-        .map(|sq| t.zobrist_piece[usize::from(b.squares[sq]) % PIECES][sq])
+        .map(|sq| ZOBRIST.piece[usize::from(b.squares[sq]) % PIECES][sq])
         .fold(0, |key, k| key ^ k)
 }
 
@@ -151,7 +150,7 @@ fn piece_key(b: &Board, squares: Bitboard) -> u64 {
 /// piece on the target square, which the next capture wins. The side about to capture is
 /// always the one currently on the losing side of the threshold (otherwise it would stop), so
 /// when it has no capture left the exchange is decided against it.
-fn see_ge(b: &Board, m: Move, threshold: i32, t: &Tables) -> bool {
+fn see_ge(b: &Board, m: Move, threshold: i32) -> bool {
     let flag = moves::flag(m);
     if flag == CASTLE {
         return 0 >= threshold;
@@ -188,7 +187,7 @@ fn see_ge(b: &Board, m: Move, threshold: i32, t: &Tables) -> bool {
     let diagonal = b.kinds[BISHOP] | b.kinds[QUEEN];
     let straight = b.kinds[ROOK] | b.kinds[QUEEN];
     // `attackers` only grows (x-rays) and is masked by `occ` as pieces leave for the square.
-    let mut attackers = b.attackers_to(to, occ, t);
+    let mut attackers = b.attackers_to(to, occ);
     let mut side = us ^ 1;
     loop {
         attackers &= occ;
@@ -203,7 +202,7 @@ fn see_ge(b: &Board, m: Move, threshold: i32, t: &Tables) -> bool {
             // The king may take only when nothing of the opponent's attacks the square once it
             // has left its own (a slider may stand behind it); then the exchange ends here.
             let after = occ ^ bit(sq);
-            if b.attackers_to(to, after, t) & after & b.colours[side ^ 1] != 0 {
+            if b.attackers_to(to, after) & after & b.colours[side ^ 1] != 0 {
                 break;
             }
             return balance >= 0;
@@ -221,10 +220,10 @@ fn see_ge(b: &Board, m: Move, threshold: i32, t: &Tables) -> bool {
         // A piece leaving the square's lines uncovers the sliders behind it; knights never
         // stand on a line through the square.
         if matches!(kind, PAWN | BISHOP | QUEEN) {
-            attackers |= t.bishop(to, occ) & diagonal;
+            attackers |= tables::bishop(to, occ) & diagonal;
         }
         if matches!(kind, ROOK | QUEEN) {
-            attackers |= t.rook(to, occ) & straight;
+            attackers |= tables::rook(to, occ) & straight;
         }
         side ^= 1;
     }

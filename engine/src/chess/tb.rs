@@ -29,7 +29,7 @@ use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TableBases, WdlProbeResult};
 use super::bitboard::*;
 use super::board::Board;
 use super::moves;
-use super::tables::tables;
+use super::tables;
 use crate::game::{Move, MoveList};
 use crate::text::excerpt;
 
@@ -284,7 +284,7 @@ impl Board {
             return None;
         }
         // The square only when a capture there is possible, as the prober expects.
-        let ep = if self.ep_capturable(tables()) { self.ep as u32 } else { 0 };
+        let ep = if self.ep_capturable() { self.ep as u32 } else { 0 };
         Some(Args {
             white: self.colours[WHITE],
             black: self.colours[BLACK],
@@ -364,7 +364,7 @@ impl Board {
             DtzProbeValue::Failed => return None,
         };
         let mut legal = MoveList::new();
-        super::movegen::generate::<true, _>(self, tables(), &mut legal);
+        super::movegen::generate::<true, _>(self, &mut legal);
         let mut out = Vec::with_capacity(r.num_moves);
         for value in &r.moves[..r.num_moves.min(r.moves.len())] {
             let DtzProbeValue::DtzResult(d) = *value else { return None };
@@ -404,22 +404,22 @@ struct Adapter;
 impl EngineAdapter for Adapter {
     fn pawn_attacks(color: pyrrhic_rs::Color, square: u64) -> u64 {
         let colour = if color == pyrrhic_rs::Color::White { WHITE } else { BLACK };
-        tables().pawn(colour, square as usize & 63)
+        tables::pawn(colour, square as usize & 63)
     }
     fn knight_attacks(square: u64) -> u64 {
-        tables().knight(square as usize & 63)
+        tables::knight(square as usize & 63)
     }
     fn bishop_attacks(square: u64, occupied: u64) -> u64 {
-        tables().bishop(square as usize & 63, occupied)
+        tables::bishop(square as usize & 63, occupied)
     }
     fn rook_attacks(square: u64, occupied: u64) -> u64 {
-        tables().rook(square as usize & 63, occupied)
+        tables::rook(square as usize & 63, occupied)
     }
     fn queen_attacks(square: u64, occupied: u64) -> u64 {
-        tables().queen(square as usize & 63, occupied)
+        tables::queen(square as usize & 63, occupied)
     }
     fn king_attacks(square: u64) -> u64 {
-        tables().king(square as usize & 63)
+        tables::king(square as usize & 63)
     }
 }
 

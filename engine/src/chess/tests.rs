@@ -186,7 +186,6 @@ fn parse_errors() {
 
 #[test]
 fn playouts_keep_key_and_unmake_restores() {
-    let t = tables();
     let mut rng = SplitMix::new(12345);
     for fen in FENS {
         for _ in 0..20 {
@@ -206,7 +205,7 @@ fn playouts_keep_key_and_unmake_restores() {
                     acc.push(&g, m);
                     g.make(m);
                 }
-                assert_eq!(g.board.key, g.board.compute_key(t), "{}", g.fen());
+                assert_eq!(g.board.key, g.board.compute_key(), "{}", g.fen());
                 assert_eq!(acc.evaluate(&g), g.evaluate(), "{}", g.fen());
                 // A fresh parse of the FEN gives the same key (the FEN holds everything hashed).
                 assert_eq!(game(&g.fen()).key(), g.key(), "{}", g.fen());
@@ -296,11 +295,7 @@ fn evaluation_is_colour_symmetric() {
         let flipped = flip_fen(fen);
         let b = game(&flipped);
         assert_eq!(a.evaluate(), b.evaluate(), "{fen} vs {flipped}");
-        assert_eq!(
-            perft_from(&a.board, 2, tables()),
-            perft_from(&b.board, 2, tables()),
-            "{flipped}"
-        );
+        assert_eq!(perft_from(&a.board, 2), perft_from(&b.board, 2), "{flipped}");
     }
     // Start position: only the tempo bonus.
     assert_eq!(Chess::startpos().evaluate(), 10);
