@@ -3,6 +3,7 @@
 //! [`Board`] is a small `Copy` value, so both the game's history stack and perft use copy-make:
 //! a move is applied to a copy and undone by dropping it.
 
+use super::PIECES;
 use super::bitboard::*;
 use super::moves::{self, CASTLE, EN_PASSANT};
 use super::tables::{self, ZOBRIST};
@@ -37,6 +38,26 @@ pub struct Board {
 }
 
 impl Board {
+    /// A Zobrist key of the pawns of both colours on their squares, from the position's piece
+    /// keys. Computed from the board on each call, not kept by `make`, so that perft and
+    /// searches that do not use it pay nothing.
+    pub fn pawn_key(&self) -> u64 {
+        self.piece_key(self.kinds[PAWN])
+    }
+
+    /// A Zobrist key of `side`'s pieces other than pawns (king included) on their squares
+    /// (`side` 0 white, 1 black). Computed on demand, like [`Board::pawn_key`].
+    pub fn non_pawn_key(&self, side: usize) -> u64 {
+        self.piece_key(self.colours[side] & !self.kinds[PAWN])
+    }
+
+    /// The XOR of the piece keys of the pieces on `squares`.
+    fn piece_key(&self, squares: Bitboard) -> u64 {
+        Squares(squares)
+            .map(|sq| ZOBRIST.piece[usize::from(self.squares[sq]) % PIECES][sq])
+            .fold(0, |key, k| key ^ k)
+    }
+
     /// An empty board, white to move.
     pub fn empty() -> Board {
         Board {

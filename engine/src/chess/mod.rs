@@ -374,11 +374,11 @@ impl Game for Chess {
     }
 
     fn pawn_key(&self) -> u64 {
-        Chess::pawn_key(self)
+        self.board.pawn_key()
     }
 
     fn non_pawn_key(&self, side: Side) -> u64 {
-        Chess::non_pawn_key(self, side)
+        self.board.non_pawn_key(side.index())
     }
 
     fn tablebase_men(&self) -> Option<u32> {

@@ -8,9 +8,9 @@
 use super::bitboard::*;
 use super::board::Board;
 use super::moves::{self, CASTLE, EN_PASSANT};
-use super::tables::{self, ZOBRIST};
+use super::tables;
 use super::{Chess, PIECES};
-use crate::game::{Changes, Move, Side};
+use crate::game::{Changes, Move};
 
 /// Exchange value of a pawn. The exchange values are the evaluation's material values
 /// (`eval::VALUE`) averaged over middlegame and endgame, rounded: a trade rarely decides the
@@ -119,27 +119,6 @@ impl Chess {
     pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
         see_ge(&self.board, m, threshold)
     }
-
-    /// A Zobrist key of the pawns of both colours on their squares, from the position's piece
-    /// keys. Computed from the board on each call, not kept by `make`, so that perft and
-    /// searches that do not use it pay nothing.
-    pub fn pawn_key(&self) -> u64 {
-        piece_key(&self.board, self.board.kinds[PAWN])
-    }
-
-    /// A Zobrist key of `side`'s pieces other than pawns (king included) on their squares.
-    /// Computed on demand, like [`Chess::pawn_key`].
-    pub fn non_pawn_key(&self, side: Side) -> u64 {
-        let b = &self.board;
-        piece_key(b, b.colours[side.index()] & !b.kinds[PAWN])
-    }
-}
-
-/// The XOR of the piece keys of the pieces on `squares`.
-fn piece_key(b: &Board, squares: Bitboard) -> u64 {
-    Squares(squares)
-        .map(|sq| ZOBRIST.piece[usize::from(b.squares[sq]) % PIECES][sq])
-        .fold(0, |key, k| key ^ k)
 }
 
 /// The swap algorithm behind [`Chess::see_ge`].
@@ -384,41 +363,5 @@ mod tests {
         assert_eq!(g.captured_piece(m), Some(code(WHITE, PAWN)));
         let m = parse(&g, "f6g4");
         assert_eq!((g.captured_piece(m), Chess::target(m)), (None, sq("g4")));
-    }
-
-    /// Plays the moves given in text.
-    fn play(g: &mut Chess, moves: &[&str]) {
-        for text in moves {
-            let m = parse(g, text);
-            g.make(m);
-        }
-    }
-
-    #[test]
-    fn pawn_and_piece_keys() {
-        let mut g = Chess::startpos();
-        let keys =
-            |g: &Chess| (g.pawn_key(), g.non_pawn_key(Side::First), g.non_pawn_key(Side::Second));
-        let start = keys(&g);
-        // A pawn move changes only the pawn key...
-        play(&mut g, &["e2e4"]);
-        let after_pawn = keys(&g);
-        assert_ne!(after_pawn.0, start.0);
-        assert_eq!((after_pawn.1, after_pawn.2), (start.1, start.2));
-        // ...a knight move only its side's piece key.
-        play(&mut g, &["g8f6"]);
-        let after_knight = keys(&g);
-        assert_eq!(after_knight.0, after_pawn.0);
-        assert_eq!(after_knight.1, after_pawn.1);
-        assert_ne!(after_knight.2, after_pawn.2);
-        // The same position by another move order has the same keys.
-        play(&mut g, &["g1f3", "b8c6", "d2d4"]);
-        let mut other = Chess::startpos();
-        play(&mut other, &["g1f3", "b8c6", "d2d4", "g8f6", "e2e4"]);
-        assert_eq!(keys(&g), keys(&other));
-        // With white to move and no castling or en passant, the parts make up the full key.
-        let g = game("r3k3/2n5/8/3p4/4P3/8/1B6/4K2R w - - 0 1");
-        let (p, w, b) = keys(&g);
-        assert_eq!(p ^ w ^ b, g.key());
     }
 }

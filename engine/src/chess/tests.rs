@@ -311,6 +311,35 @@ fn play(g: &mut Chess, moves: &str) {
     }
 }
 
+/// The pawn key and each side's piece key follow the moves, and with white to move and no
+/// castling or en passant they make up the full key.
+#[test]
+fn pawn_and_piece_keys() {
+    let mut g = Chess::startpos();
+    let keys =
+        |g: &Chess| (g.pawn_key(), g.non_pawn_key(Side::First), g.non_pawn_key(Side::Second));
+    let start = keys(&g);
+    // A pawn move changes only the pawn key...
+    play(&mut g, "e2e4");
+    let after_pawn = keys(&g);
+    assert_ne!(after_pawn.0, start.0);
+    assert_eq!((after_pawn.1, after_pawn.2), (start.1, start.2));
+    // ...a knight move only its side's piece key.
+    play(&mut g, "g8f6");
+    let after_knight = keys(&g);
+    assert_eq!(after_knight.0, after_pawn.0);
+    assert_eq!(after_knight.1, after_pawn.1);
+    assert_ne!(after_knight.2, after_pawn.2);
+    // The same position by another move order has the same keys.
+    play(&mut g, "g1f3 b8c6 d2d4");
+    let mut other = Chess::startpos();
+    play(&mut other, "g1f3 b8c6 d2d4 g8f6 e2e4");
+    assert_eq!(keys(&g), keys(&other));
+    let g = game("r3k3/2n5/8/3p4/4P3/8/1B6/4K2R w - - 0 1");
+    let (p, w, b) = keys(&g);
+    assert_eq!(p ^ w ^ b, g.key());
+}
+
 #[test]
 fn repetition() {
     // Before the root a position needs to have occurred twice before (threefold).

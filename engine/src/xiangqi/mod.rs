@@ -245,11 +245,11 @@ impl Game for Xiangqi {
     }
 
     fn pawn_key(&self) -> u64 {
-        Xiangqi::pawn_key(self)
+        self.pos.pawn_key()
     }
 
     fn non_pawn_key(&self, side: Side) -> u64 {
-        Xiangqi::non_pawn_key(self, side)
+        self.pos.non_pawn_key(side.index())
     }
 
     fn for_each_piece(&self, mut f: impl FnMut(usize, usize)) {

@@ -133,6 +133,26 @@ pub struct Position {
 const HISTORY_RESERVE: usize = 1024;
 
 impl Position {
+    /// A Zobrist key of the soldiers of both colours on their squares, from the position's
+    /// piece keys. Computed from the board on each call, not kept by make/unmake, so that
+    /// perft and searches that do not use it pay nothing.
+    pub fn pawn_key(&self) -> u64 {
+        self.piece_key(self.bb(RED, kind::SOLDIER) | self.bb(BLACK, kind::SOLDIER))
+    }
+
+    /// A Zobrist key of `colour`'s pieces other than soldiers (general included) on their
+    /// squares. Computed on demand, like [`Position::pawn_key`].
+    pub fn non_pawn_key(&self, colour: usize) -> u64 {
+        self.piece_key(self.colours[colour] & !self.bb(colour, kind::SOLDIER))
+    }
+
+    /// The XOR of the piece keys of the pieces on `set`.
+    fn piece_key(&self, set: Bitboard) -> u64 {
+        squares(set)
+            .map(|sq| ZOBRIST.piece[usize::from(self.board[sq])][sq])
+            .fold(0, |key, k| key ^ k)
+    }
+
     /// An empty board, red to move.
     pub fn empty() -> Position {
         Position {

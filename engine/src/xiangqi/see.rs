@@ -10,7 +10,7 @@ use super::Xiangqi;
 use super::bitboard::*;
 use super::movegen::decode;
 use super::position::*;
-use crate::game::{Changes, Move, Side};
+use crate::game::{Changes, Move};
 
 /// Exchange value of an advisor, in internal units (a horse is about 400, UCCI's 100). The
 /// exchange values are the evaluation's material values (`eval::VALUE`).
@@ -120,29 +120,6 @@ impl Xiangqi {
     pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
         see_ge(&self.pos, m, threshold)
     }
-
-    /// A Zobrist key of the soldiers of both colours on their squares, from the position's
-    /// piece keys. Computed from the board on each call, not kept by make/unmake, so that
-    /// perft and searches that do not use it pay nothing.
-    pub fn pawn_key(&self) -> u64 {
-        let p = &self.pos;
-        piece_key(p, p.bb(RED, kind::SOLDIER) | p.bb(BLACK, kind::SOLDIER))
-    }
-
-    /// A Zobrist key of `side`'s pieces other than soldiers (general included) on their
-    /// squares. Computed on demand, like [`Xiangqi::pawn_key`].
-    pub fn non_pawn_key(&self, side: Side) -> u64 {
-        let p = &self.pos;
-        let colour = side.index();
-        piece_key(p, p.colours[colour] & !p.bb(colour, kind::SOLDIER))
-    }
-}
-
-/// The XOR of the piece keys of the pieces on `squares`.
-fn piece_key(pos: &Position, squares_set: Bitboard) -> u64 {
-    squares(squares_set)
-        .map(|sq| ZOBRIST.piece[usize::from(pos.board[sq])][sq])
-        .fold(0, |key, k| key ^ k)
 }
 
 /// The exchange value of piece `p` standing on `sq`.
@@ -399,39 +376,5 @@ mod tests {
         // Every index is in range and the two colours do not overlap.
         assert_eq!(code(BLACK, kind::SOLDIER), PIECES - 1);
         assert_eq!(code(BLACK, kind::GENERAL), kind::COUNT);
-    }
-
-    /// Plays the moves given in text.
-    fn play(g: &mut Xiangqi, moves: &[&str]) {
-        for text in moves {
-            let m = parse(g, text);
-            g.make(m);
-        }
-    }
-
-    #[test]
-    fn soldier_and_piece_keys() {
-        let mut g = Xiangqi::startpos();
-        let keys =
-            |g: &Xiangqi| (g.pawn_key(), g.non_pawn_key(Side::First), g.non_pawn_key(Side::Second));
-        // From the start the parts make up the full key (red to move: no side key).
-        let start = keys(&g);
-        assert_eq!(start.0 ^ start.1 ^ start.2, g.key());
-        // A soldier move changes only the soldier key...
-        play(&mut g, &["c3c4"]);
-        let after_soldier = keys(&g);
-        assert_ne!(after_soldier.0, start.0);
-        assert_eq!((after_soldier.1, after_soldier.2), (start.1, start.2));
-        // ...a horse move only its side's piece key.
-        play(&mut g, &["b9c7"]);
-        let after_horse = keys(&g);
-        assert_eq!(after_horse.0, after_soldier.0);
-        assert_eq!(after_horse.1, after_soldier.1);
-        assert_ne!(after_horse.2, after_soldier.2);
-        // The same position by another move order has the same keys.
-        play(&mut g, &["b0c2", "g6g5", "h2e2"]);
-        let mut other = Xiangqi::startpos();
-        play(&mut other, &["h2e2", "g6g5", "b0c2", "b9c7", "c3c4"]);
-        assert_eq!(keys(&g), keys(&other));
     }
 }

@@ -473,6 +473,33 @@ fn play(g: &mut Xiangqi, moves: &str) {
     }
 }
 
+/// The soldier key and each side's piece key follow the moves; from the start (red to move:
+/// no side key) they make up the full key.
+#[test]
+fn soldier_and_piece_keys() {
+    let mut g = Xiangqi::startpos();
+    let keys =
+        |g: &Xiangqi| (g.pawn_key(), g.non_pawn_key(Side::First), g.non_pawn_key(Side::Second));
+    let start = keys(&g);
+    assert_eq!(start.0 ^ start.1 ^ start.2, g.key());
+    // A soldier move changes only the soldier key...
+    play(&mut g, "c3c4");
+    let after_soldier = keys(&g);
+    assert_ne!(after_soldier.0, start.0);
+    assert_eq!((after_soldier.1, after_soldier.2), (start.1, start.2));
+    // ...a horse move only its side's piece key.
+    play(&mut g, "b9c7");
+    let after_horse = keys(&g);
+    assert_eq!(after_horse.0, after_soldier.0);
+    assert_eq!(after_horse.1, after_soldier.1);
+    assert_ne!(after_horse.2, after_soldier.2);
+    // The same position by another move order has the same keys.
+    play(&mut g, "b0c2 g6g5 h2e2");
+    let mut other = Xiangqi::startpos();
+    play(&mut other, "h2e2 g6g5 b0c2 b9c7 c3c4");
+    assert_eq!(keys(&g), keys(&other));
+}
+
 /// The verdict for the side to move after `moves`, all inside the search.
 fn verdict(fen: &str, moves: &str, rules: rules::RuleSet) -> Option<Score> {
     let mut g = game(fen);
