@@ -1,6 +1,6 @@
 # Sourced by nnue.sh and nnue-gen.sh: what both need, in one place.
 
-# The size of one training record in bytes: `RECORD_BYTES` in engine/src/nnue/data.rs (tests/docs.rs
+# The size of one training record in bytes: `RECORD_BYTES` in engine/src/nnue/data.rs (tests/docs/
 # holds the two equal). The scripts cut each data file to a whole number of records with it.
 RECORD_BYTES=40
 
