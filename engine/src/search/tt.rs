@@ -12,7 +12,10 @@
 //! - The table is resized or cleared only between searches (`&mut self`), so a resize can never
 //!   race a search.
 
+mod pages;
+
 use crate::game::{MATE_BOUND, Move, Score};
+use pages::Pages;
 use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -63,7 +66,7 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 
 /// The shared table.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    buckets: Pages<Bucket>,
     generation: u8,
 }
 
@@ -111,7 +114,7 @@ impl Table {
     /// A table of about `mb` megabytes (at least one bucket); a smaller one if that much
     /// memory cannot be had.
     pub fn new(mb: usize) -> Self {
-        let mut t = Table { buckets: Vec::new(), generation: 0 };
+        let mut t = Table { buckets: Pages::empty(), generation: 0 };
         // On failure the table falls back to a bucket; a bigger one is asked for by option.
         let _ = t.resize(mb);
         t
@@ -126,28 +129,20 @@ impl Table {
         self.generation = 0;
         // The old table goes first, so that two never live at once (resident size stays
         // within the hash size asked for).
-        self.buckets = Vec::new();
-        match Self::allocate(wanted) {
+        self.buckets = Pages::empty();
+        match Pages::new(wanted) {
             Ok(buckets) => {
                 self.buckets = buckets;
                 Ok(())
             }
             Err(e) => {
-                self.buckets = Self::allocate(old.max(1)).unwrap_or_else(|_| {
+                self.buckets = Pages::new(old.max(1)).unwrap_or_else(|_| {
                     // Not even the old size: one bucket, without which no search can run.
-                    vec![Bucket::default()]
+                    Pages::from(vec![Bucket::default()])
                 });
                 Err(e)
             }
         }
-    }
-
-    /// `n` empty buckets, or the allocation's error.
-    fn allocate(n: usize) -> Result<Vec<Bucket>, TryReserveError> {
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(n)?;
-        buckets.resize_with(n, Bucket::default);
-        Ok(buckets)
     }
 
     /// The table's size in whole megabytes (0 for a table under one).
@@ -157,7 +152,7 @@ impl Table {
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        for b in &mut self.buckets {
+        for b in self.buckets.iter_mut() {
             *b = Bucket::default();
         }
         self.generation = 0;
