@@ -390,6 +390,12 @@ mod tests {
             r.verdict(),
             Some(End { result: GameResult::Draw, reason: "insufficient material".into() })
         );
+        // A soldier that has not crossed the river is material: it crosses, and general and
+        // soldier can win. One of the seven games of the 1,000-game verdict check (99247c3)
+        // that the referee drew here while pyffish played on, as it must.
+        let fen = "3a1k3/9/9/9/2p6/9/9/5A3/9/3K5 w - - 0 5";
+        let mut r = Referee::<Xiangqi>::new(fen, false, 100).expect("fen");
+        assert_eq!(r.verdict(), None);
         let mut r = Referee::<Xiangqi>::new("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 119 80", false, 120)
             .expect("fen");
         play_all(&mut r, "a1a2");
