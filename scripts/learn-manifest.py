@@ -48,9 +48,12 @@ def player(game):
 
 
 def newest(game):
-    """The line's newest generation, or the shipped one's before the line has any."""
+    """The line's newest generation, or the shipped one's before the line has any. A
+    candidate marked `dropped = true` (its screen showed it weaker than its parent) is not
+    carried on from: nets/line/GAME.nnue then holds its parent again."""
     nets = networks(game)
-    line = [n["generation"] for n in nets if n.get("line") and not n.get("scratch")]
+    line = [n["generation"] for n in nets
+            if n.get("line") and not n.get("scratch") and not n.get("dropped")]
     if line:
         return max(line)
     return max(n["generation"] for n in nets if n.get("shipped"))
