@@ -1,5 +1,6 @@
-# Sourced by the match scripts (accept.sh, levels.sh, sprt.sh): the match runner, and what
-# differs between the two games when Chariot plays a match, set from $game (chess or xiangqi).
+# Sourced by the match scripts (accept.sh, levels.sh, sprt.sh, spsa.sh, runner-compare.sh): the
+# match runner, and what differs between the two games when Chariot plays a match, set from
+# $game (chess or xiangqi).
 #   match      the runner: $CHARIOT_MATCH, default target/release/chariot-match (build it with
 #              `cargo build --release -p chariot -p chariot-match`)
 #   openings   --openings FILE: $CHARIOT_OPENINGS, an EPD/FEN file, or a directory holding
@@ -11,8 +12,12 @@
 #   resign     adjudication threshold in reported cp, both engines agreeing over 4 moves: 6
 #              pawns in chess, 300 in xiangqi (about 1.25 chariots); chess games also end by
 #              the Syzygy tables of $CHARIOT_SYZYGY when it is set
-# It also sets here (the repository) and out (where outputs go: $CHARIOT_MATCHES, default
-# target/matches in the repository, made if need be).
+# It also sets here (the repository), out (where outputs go: $CHARIOT_MATCHES, default
+# target/matches in the repository, made if need be), and how a match takes the cores:
+#   concurrency  --concurrency 2 --affinity (each game's engines pinned to a core of this
+#                two-core machine), or --concurrency 1 when $CHARIOT_CORE names one core
+#   pin          the command prefix that keeps the runner and its engines on $CHARIOT_CORE
+#                (taskset -c CORE), empty without it
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 match=${CHARIOT_MATCH:-$here/target/release/chariot-match}
 if [ ! -x "$match" ]; then
@@ -58,6 +63,12 @@ adjudicate=(--resign "$resign" --resign-moves 4 --draw 8 --draw-moves 10 --draw-
 # Chess games that reach the Syzygy tables of $CHARIOT_SYZYGY (if set) end with their value.
 if [ "$game" = chess ] && [ -n "${CHARIOT_SYZYGY:-}" ]; then
   adjudicate+=(--syzygy "$CHARIOT_SYZYGY")
+fi
+concurrency=(--concurrency 2 --affinity)
+pin=()
+if [ -n "${CHARIOT_CORE:-}" ]; then
+  concurrency=(--concurrency 1)
+  pin=(taskset -c "$CHARIOT_CORE")
 fi
 # The peer is needed only by the modes that play it.
 need_peer() {

@@ -25,8 +25,6 @@ need_peer
 chariot=${CHARIOT:-$here/target/release/chariot}
 old_runner=${OLD_RUNNER:-$here/../shared/tools/match.py}
 [ -r "$old_runner" ] || { echo "no Python runner at $old_runner (set OLD_RUNNER)" >&2; exit 2; }
-pin=()
-[ -n "${CHARIOT_CORE:-}" ] && pin=(taskset -c "$CHARIOT_CORE")
 stamp=$(date +%Y%m%d-%H%M%S)
 subset=$out/runner-openings-$game-$games.epd
 python3 - "$old_runner" "$openings_file" "$game" "$((games / 2))" >"$subset" <<'PY'

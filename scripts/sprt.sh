@@ -54,12 +54,8 @@ new_opts=()
 old_opts=()
 [ -n "${CHARIOT_NEW_OPTS:-}" ] && IFS=';' read -ra new_opts <<< "$CHARIOT_NEW_OPTS"
 [ -n "${CHARIOT_OLD_OPTS:-}" ] && IFS=';' read -ra old_opts <<< "$CHARIOT_OLD_OPTS"
-concurrency=(--concurrency 2 --affinity)
-pin=()
-if [ -n "${CHARIOT_CORE:-}" ]; then
-  concurrency=(--concurrency 1)
-  pin=(taskset -c "$CHARIOT_CORE")
-  [ -z "${CHARIOT_RUN:-}" ] && stamp="$stamp-core$CHARIOT_CORE"
+if [ -n "${CHARIOT_CORE:-}" ] && [ -z "${CHARIOT_RUN:-}" ]; then
+  stamp="$stamp-core$CHARIOT_CORE"
 fi
 # Engine logs only when asked (CHARIOT_LOGS=1): at 5+0.05 they grow by about 200 kB a game.
 logs=()

@@ -35,12 +35,6 @@ if [ ! -e "$stamp.params" ]; then
   [ -s "$stamp.params" ] || { echo "spsa.sh: no parameter matches '$pattern'" >&2; exit 2; }
   cp "$stamp.params" "$runs/$name.params"
 fi
-concurrency=(--concurrency 2 --affinity)
-pin=()
-if [ -n "${CHARIOT_CORE:-}" ]; then
-  concurrency=(--concurrency 1)
-  pin=(taskset -c "$CHARIOT_CORE")
-fi
 save() { [ -e "$stamp.state" ] && cp "$stamp.state" "$runs/$name.state"; }
 trap save EXIT
 echo "spsa: $name, $game, $(wc -l < "$stamp.params") parameters, $iterations pairs at $nodes nodes;" \

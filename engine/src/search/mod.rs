@@ -193,9 +193,8 @@ pub struct Worker<'a, G: Game> {
     pub board: G,
     /// The evaluation state, pushed and popped beside the board.
     eval: G::Eval,
-    tt: &'a Table,
-    signals: &'a Signals,
-    config: &'a Config,
+    /// The table, signals and configuration every thread of the search reads.
+    shared: Shared<'a>,
     /// This thread's index; 0 is the main thread, which reports and keeps the clock.
     pub id: usize,
     /// Nodes visited by this thread.
@@ -250,9 +249,7 @@ impl<'a, G: Game> Worker<'a, G> {
         Worker {
             eval: G::Eval::new(&board, net),
             board,
-            tt: shared.tt,
-            signals: shared.signals,
-            config: shared.config,
+            shared,
             id,
             nodes: 0,
             seldepth: 0,
@@ -277,7 +274,7 @@ impl<'a, G: Game> Worker<'a, G> {
     fn params(&self) -> &Params {
         #[cfg(feature = "tune")]
         {
-            self.config.params.as_ref().unwrap_or(Params::of(G::VARIANT))
+            self.shared.config.params.as_ref().unwrap_or(Params::of(G::VARIANT))
         }
         #[cfg(not(feature = "tune"))]
         {
@@ -319,7 +316,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// A draw `ply` plies from the root, with contempt: worse for the root's side to move.
     #[inline]
     fn draw_score(&self, ply: usize) -> Score {
-        let c = self.config.contempt;
+        let c = self.shared.config.contempt;
         if ply.is_multiple_of(2) { -c } else { c }
     }
 
@@ -369,24 +366,24 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Publishes the node count and decides whether to stop.
     fn check_stop(&mut self) {
-        self.signals.publish_nodes(self.id, self.nodes);
+        self.shared.signals.publish_nodes(self.id, self.nodes);
         // Depth 1 gives the answer a searched move: it is not cut short, unless it runs so
         // long (a quiescence explosion among many queens) that the clock or a waiting GUI
         // matters more.
-        if self.depth_in_progress <= 1 && self.signals.depth_one_protected() {
+        if self.depth_in_progress <= 1 && self.shared.signals.depth_one_protected() {
             return;
         }
-        if self.signals.should_stop(self.id) {
+        if self.shared.signals.should_stop(self.id) {
             self.aborted = true;
             return;
         }
         if let Some(f) = self.on_check {
             f(&self.current_line());
         }
-        if self.config.idle > 0 {
+        if self.shared.config.idle > 0 {
             let busy = self.busy_since.elapsed();
             if busy >= IDLE_SLICE {
-                let rest = self.config.rest_ms(busy.as_millis() as u64);
+                let rest = self.shared.config.rest_ms(busy.as_millis() as u64);
                 std::thread::sleep(std::time::Duration::from_millis(rest));
                 self.busy_since = std::time::Instant::now();
             }
@@ -396,7 +393,9 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & (CHECK_EVERY - 1) == 0 || self.signals.node_limited(self.id, self.nodes) {
+        if self.nodes & (CHECK_EVERY - 1) == 0
+            || self.shared.signals.node_limited(self.id, self.nodes)
+        {
             self.check_stop();
         }
     }

@@ -128,7 +128,7 @@ impl<G: Game> Worker<'_, G> {
 
         // Step 3. Transposition table: cut off on a deep enough bound outside PV nodes.
         let key = self.board.key();
-        let hit = self.tt.probe(key, ply);
+        let hit = self.shared.tt.probe(key, ply);
         let mut tt_move = Move::NONE;
         if let Some(h) = hit {
             if !h.mv.is_none() && self.board.is_legal(h.mv) {
@@ -152,13 +152,13 @@ impl<G: Game> Worker<'_, G> {
         // Step 3a. Tablebases: a position the tables hold has its value without a search. A
         // win or loss that does not cut off still bounds a PV node's value.
         let (mut tb_floor, mut tb_cap) = (-INFINITE, INFINITE);
-        if let Some(tb) = self.config.tablebases
+        if let Some(tb) = self.shared.config.tablebases
             && !singular_search
             && let Some(men) = self.board.tablebase_men()
             && tb.probes(men, depth)
             && let Some(wdl) = self.board.probe_wdl(tb.men)
         {
-            self.signals.tbhit();
+            self.shared.signals.tbhit();
             let (score, bound) = tb.score(wdl, ply, self.draw_score(ply));
             let cut = match bound {
                 Bound::Exact => true,
@@ -167,7 +167,7 @@ impl<G: Game> Worker<'_, G> {
             };
             if cut {
                 let stored_depth = (depth + STORED_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
-                self.tt.store(key, ply, Move::NONE, score, -INFINITE, stored_depth, bound);
+                self.shared.tt.store(key, ply, Move::NONE, score, -INFINITE, stored_depth, bound);
                 return score;
             }
             if N::PV {
@@ -226,7 +226,7 @@ impl<G: Game> Worker<'_, G> {
             // Steps 5 and 6 trust the static evaluation or a pass to stand for the best move,
             // which zugzwang makes false: a search for a mate's proof (`go mate`) does without.
             // Step 5. Reverse futility pruning: far above beta with little depth left.
-            if !self.signals.proof_search()
+            if !self.shared.signals.proof_search()
                 && depth <= self.params().rfp_depth
                 && eval - self.params().rfp_margin * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_BOUND
@@ -237,7 +237,7 @@ impl<G: Game> Worker<'_, G> {
 
             // Step 5b. Razoring: so far below alpha with little depth left that only a capture
             // could save the node; the quiescence search says whether one does.
-            if !self.signals.proof_search()
+            if !self.shared.signals.proof_search()
                 && depth <= self.params().razor_depth
                 && alpha.abs() < MATE_BOUND
                 && eval + self.params().razor_base + self.params().razor_margin * depth * depth
@@ -255,7 +255,7 @@ impl<G: Game> Worker<'_, G> {
             // Step 6. Null move: if passing still fails high, a real move surely would. Never
             // twice in a row: the parent's move is none after a null move.
             let after_null = self.data.stack[ply - 1].mv.is_none();
-            if !self.signals.proof_search()
+            if !self.shared.signals.proof_search()
                 && !after_null
                 && depth >= self.params().nmp_depth
                 && eval >= beta
@@ -320,7 +320,7 @@ impl<G: Game> Worker<'_, G> {
                         // its depth.
                         if !self.path_dependent {
                             let d = depth - pc_reduction + 1;
-                            self.tt.store(key, ply, m, score, raw_eval, d, Bound::Lower);
+                            self.shared.tt.store(key, ply, m, score, raw_eval, d, Bound::Lower);
                         }
                         return score;
                     }
@@ -474,7 +474,7 @@ impl<G: Game> Worker<'_, G> {
                 0
             };
             self.play(m, ply);
-            self.tt.prefetch(self.board.key());
+            self.shared.tt.prefetch(self.board.key());
             let gives_check = self.board.in_check();
             let extension = if m == tt_move && tt_extension != 0 {
                 tt_extension
@@ -570,7 +570,7 @@ impl<G: Game> Worker<'_, G> {
         // position is reached by another path: it is neither stored nor learned from.
         let stored_eval = if in_check { 0 } else { raw_eval };
         if !self.path_dependent {
-            self.tt.store(key, ply, best_move, best, stored_eval, depth, bound);
+            self.shared.tt.store(key, ply, best_move, best, stored_eval, depth, bound);
             // Correction history learns from scores that say something about the evaluation
             // of a quiet position: not after a capture (the evaluation never claimed to see
             // it), and only bounds on the informative side of the evaluation.

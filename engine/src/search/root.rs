@@ -69,7 +69,12 @@ impl<G: Game> Worker<'_, G> {
                 rm.prev_score = rm.score;
             }
             report(self, depth, lines, None);
-            if self.signals.iteration_done(self.id, depth, self.root_moves[0].score, self.nodes) {
+            if self.shared.signals.iteration_done(
+                self.id,
+                depth,
+                self.root_moves[0].score,
+                self.nodes,
+            ) {
                 break;
             }
         }
@@ -92,7 +97,7 @@ impl<G: Game> Worker<'_, G> {
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             if self.id == 0 {
-                self.signals.set_currmove(m, i + 1);
+                self.shared.signals.set_currmove(m, i + 1);
             }
             self.reply = Move::NONE;
             self.play(m, 0);

@@ -5,8 +5,8 @@
 use crate::command::{Limits, Task};
 use crate::game::{Game, Move, MoveList, Score};
 use crate::report::{Discard, Report, Sink, View};
+use crate::search::config::Config;
 use crate::search::skill::Skill;
-use crate::search::tb::Tablebases;
 use crate::search::time::Budget;
 use std::sync::Arc;
 
@@ -25,14 +25,11 @@ pub struct Job<G> {
     pub view: View,
     /// How strongly to play.
     pub skill: Skill,
-    /// How much worse than zero a draw is for the side to move (internal units).
-    pub contempt: Score,
-    /// Percent of the time to leave the processor idle (UCCI `idle`).
-    pub idle: u32,
+    /// The draw's contempt, the idle share and the tablebases; its parameters are the
+    /// session's, filled in when the job starts.
+    pub config: Config,
     /// Past this many nodes, start no new iteration (datagen's budget).
     pub soft_nodes: Option<u64>,
-    /// The endgame tablebases to use, if any.
-    pub tablebases: Option<Tablebases>,
     /// What to do: search, count, score, or answer from the book.
     pub task: Task,
     /// Where the search's reports go.
@@ -52,10 +49,8 @@ impl<G: Game> Job<G> {
             budget: Budget::default(),
             view: View::default(),
             skill: Skill::default(),
-            contempt: 0,
-            idle: 0,
+            config: Config::default(),
             soft_nodes: None,
-            tablebases: None,
             task,
             sink: Arc::new(Discard),
         }

@@ -368,10 +368,13 @@ impl Session {
             budget,
             view: self.settings.view.clone(),
             skill: self.settings.strength.skill(G::VARIANT),
-            contempt,
-            idle: self.settings.idle,
+            config: Config {
+                contempt,
+                idle: self.settings.idle,
+                params: None,
+                tablebases: self.settings.syzygy.in_use(),
+            },
             soft_nodes: None,
-            tablebases: self.settings.syzygy.in_use(),
             task,
             sink: self.sink.clone(),
         };
@@ -413,17 +416,12 @@ impl Session {
         if let Some(nodes) = job.soft_nodes {
             signals.set_soft_nodes(nodes);
         }
-        let mut config = Config {
-            contempt: job.contempt,
-            idle: job.idle,
-            params: Some(*self.params(G::VARIANT)),
-            tablebases: job.tablebases,
-        };
+        let mut config = Config { params: Some(*self.params(G::VARIANT)), ..job.config };
         // A root the tables hold searches only the moves that keep its value, and the search
         // below it probes no more: the distances at the root decided already.
         let mut tb_score = None;
         let mut root = job.root;
-        if let Some(tb) = &job.tablebases
+        if let Some(tb) = &job.config.tablebases
             && let Some((kept, score)) = rank_root(&job.board, &root, tb)
         {
             root = kept;

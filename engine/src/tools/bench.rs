@@ -65,7 +65,8 @@ fn bench_game<G: Inspect + Networked>(
         session.clear();
         let limits = limits(limit);
         let budget = session.plan(G::VARIANT, &limits, board.side_to_move().index(), 0, false);
-        let job = Job { budget, tablebases, ..Job::quiet(board, limits) };
+        let mut job = Job { budget, ..Job::quiet(board, limits) };
+        job.config.tablebases = tablebases;
         if job.root.is_empty() {
             continue;
         }
