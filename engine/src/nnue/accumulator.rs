@@ -223,53 +223,62 @@ impl Accumulators {
     }
 
     /// Brings the current position's sums up to date, each side's from its last computed
-    /// ancestor.
+    /// ancestor, both sides in one walk down the line (usually both were computed at the same
+    /// ancestor; one walk halves the bookkeeping of a walk per side).
     fn update(&mut self) {
-        for side in [Side::First, Side::Second] {
-            let view = side.index();
-            if self.entries[self.top].computed[view] {
-                continue;
+        let top = self.top;
+        if self.entries[top].computed == [true; 2] {
+            return;
+        }
+        // Each side's last computed ancestor: the first position of the stack always is.
+        let mut from = [top; 2];
+        for (v, f) in from.iter_mut().enumerate() {
+            while !self.entries[*f].computed[v] {
+                *f -= 1;
             }
-            let mut from = self.top;
-            while !self.entries[from].computed[view] {
-                from -= 1;
-            }
-            let h = self.net.hidden;
-            let w = &self.net.ft_weights;
-            let layout = &self.layout;
-            for i in from + 1..=self.top {
-                let Entry { changes, kings, .. } = self.entries[i];
+        }
+        let h = self.net.hidden;
+        let (net, layout) = (&*self.net, &self.layout);
+        let w = &net.ft_weights;
+        let row = |f: usize| &w[f * h..(f + 1) * h];
+        for i in from[0].min(from[1]) + 1..=top {
+            let Entry { changes, kings, .. } = self.entries[i];
+            let (added, removed) = (changes.added(), changes.removed());
+            let (before, after) = self.sums.split_at_mut(i * 2 * h);
+            let parent = &before[(i - 1) * 2 * h..];
+            for side in [Side::First, Side::Second] {
+                let v = side.index();
+                if i <= from[v] {
+                    continue;
+                }
                 // The same as the parent's: a side whose view changes is computed at its push.
-                let seen = self.net.view(layout, side, usize::from(kings[view]));
-                let (before, after) = self.sums.split_at_mut(i * 2 * h);
-                let src = &before[(2 * (i - 1) + view) * h..][..h];
-                let dst = &mut after[view * h..(view + 1) * h];
-                let mut add = [0usize; 2];
-                let mut sub = [0usize; 2];
-                let added = changes.added();
-                let removed = changes.removed();
-                for (k, &(p, sq)) in added.iter().enumerate() {
-                    add[k] = layout.feature_in(usize::from(p), usize::from(sq), side, seen);
-                }
-                for (k, &(p, sq)) in removed.iter().enumerate() {
-                    sub[k] = layout.feature_in(usize::from(p), usize::from(sq), side, seen);
-                }
-                let row = |f: usize| &w[f * h..(f + 1) * h];
-                match (added.len(), removed.len()) {
-                    (0, 0) => dst.copy_from_slice(src),
-                    (1, 1) => simd::add_sub(dst, src, row(add[0]), row(sub[0])),
-                    (1, 2) => simd::add_sub2(dst, src, row(add[0]), row(sub[0]), row(sub[1])),
+                let seen = net.view(layout, side, usize::from(kings[v]));
+                let feature = |&(p, sq): &(u8, u8)| {
+                    layout.feature_in(usize::from(p), usize::from(sq), side, seen)
+                };
+                let src = &parent[v * h..(v + 1) * h];
+                let dst = &mut after[v * h..(v + 1) * h];
+                match (added, removed) {
+                    ([], []) => dst.copy_from_slice(src),
+                    ([a], [s]) => simd::add_sub(dst, src, row(feature(a)), row(feature(s))),
+                    ([a], [s1, s2]) => simd::add_sub2(
+                        dst,
+                        src,
+                        row(feature(a)),
+                        row(feature(s1)),
+                        row(feature(s2)),
+                    ),
                     _ => {
                         dst.copy_from_slice(src);
-                        for &f in &add[..added.len()] {
-                            simd::add(dst, row(f));
+                        for a in added {
+                            simd::add(dst, row(feature(a)));
                         }
-                        for &f in &sub[..removed.len()] {
-                            simd::sub(dst, row(f));
+                        for s in removed {
+                            simd::sub(dst, row(feature(s)));
                         }
                     }
                 }
-                self.entries[i].computed[view] = true;
+                self.entries[i].computed[v] = true;
             }
         }
     }
