@@ -64,6 +64,7 @@ pub fn parse(fen: &str) -> Result<Parsed, FenError> {
     }
 
     b.key = b.compute_key();
+    b.set_checkers();
     Ok(Parsed { board: b, chess960 })
 }
 

@@ -116,7 +116,7 @@ fn generate_for<const WHITE_MOVES: bool, const QUIETS: bool, S: Sink>(b: &Board,
     let theirs = b.colours[them];
     let occ = ours | theirs;
     let ksq = b.king_sq(us);
-    let checkers = b.attackers_to(ksq, occ) & theirs;
+    let checkers = b.checkers();
 
     // King steps, tested with the king lifted so it cannot hide behind itself.
     let wanted = if QUIETS { !ours } else { theirs };
