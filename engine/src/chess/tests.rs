@@ -206,6 +206,7 @@ fn playouts_keep_key_and_unmake_restores() {
                     g.make(m);
                 }
                 assert_eq!(g.board.key, g.board.compute_key(), "{}", g.fen());
+                assert_eq!(g.board.pawn_key(), g.board.compute_pawn_key(), "{}", g.fen());
                 assert_eq!(g.board.checkers(), g.board.compute_checkers(), "{}", g.fen());
                 assert_eq!(acc.evaluate(&g), g.evaluate(), "{}", g.fen());
                 // A fresh parse of the FEN gives the same key (the FEN holds everything hashed).

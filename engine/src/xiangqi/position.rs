@@ -83,6 +83,8 @@ pub static ZOBRIST: Zobrist = zobrist();
 pub struct State {
     /// The key of the position before the move.
     pub key: u64,
+    /// Its soldiers' key ([`Position::pawn_key`]).
+    pub pawn_key: u64,
     /// The move played from that position (raw bits; 0 for a null move).
     pub mv: u16,
     /// The piece captured by the move, or [`EMPTY`].
@@ -115,6 +117,10 @@ pub struct Position {
     pub side: usize,
     /// Zobrist key.
     pub key: u64,
+    /// The Zobrist key of the soldiers of both colours (their piece keys alone): the
+    /// correction history's index, read at every node that evaluates, so kept by make and
+    /// unmake rather than computed on each read.
+    pawn_key: u64,
     /// Whether the side to move is in check.
     pub checked: bool,
     /// Plies since the last capture.
@@ -134,14 +140,19 @@ const HISTORY_RESERVE: usize = 1024;
 
 impl Position {
     /// A Zobrist key of the soldiers of both colours on their squares, from the position's
-    /// piece keys. Computed from the board on each call, not kept by make/unmake, so that
-    /// perft and searches that do not use it pay nothing.
+    /// piece keys.
+    #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    /// [`Position::pawn_key`] computed from the pieces (tests compare the two).
+    pub fn compute_pawn_key(&self) -> u64 {
         self.piece_key(self.bb(RED, kind::SOLDIER) | self.bb(BLACK, kind::SOLDIER))
     }
 
     /// A Zobrist key of `colour`'s pieces other than soldiers (general included) on their
-    /// squares. Computed on demand, like [`Position::pawn_key`].
+    /// squares, computed from the board on each call.
     pub fn non_pawn_key(&self, colour: usize) -> u64 {
         self.piece_key(self.colours[colour] & !self.bb(colour, kind::SOLDIER))
     }
@@ -163,6 +174,7 @@ impl Position {
             files: [0; FILES],
             side: RED,
             key: 0,
+            pawn_key: 0,
             checked: false,
             halfmove: 0,
             from_null: 0,
@@ -182,6 +194,9 @@ impl Position {
         self.occ |= b;
         self.files[file_of(sq)] |= 1 << rank_of(sq);
         self.key ^= ZOBRIST.piece[p as usize][sq];
+        if kind_of(p) == kind::SOLDIER {
+            self.pawn_key ^= ZOBRIST.piece[p as usize][sq];
+        }
     }
 
     /// The bitboard of `colour`'s pieces of `kind`.
@@ -274,6 +289,7 @@ impl Position {
         let cap = self.board[to];
         self.history.push(State {
             key: self.key,
+            pawn_key: self.pawn_key,
             mv: raw,
             captured: cap,
             in_check: self.checked,
@@ -288,6 +304,9 @@ impl Position {
             self.pieces[cap as usize] ^= tb;
             self.colours[us ^ 1] ^= tb;
             self.key ^= z.piece[cap as usize][to];
+            if kind_of(cap) == kind::SOLDIER {
+                self.pawn_key ^= z.piece[cap as usize][to];
+            }
             self.halfmove = 0;
             self.checks = [0; 2];
         } else {
@@ -302,6 +321,9 @@ impl Position {
         self.board[from] = EMPTY;
         self.board[to] = p;
         self.key ^= z.piece[p as usize][from] ^ z.piece[p as usize][to] ^ z.side;
+        if kind_of(p) == kind::SOLDIER {
+            self.pawn_key ^= z.piece[p as usize][from] ^ z.piece[p as usize][to];
+        }
         self.from_null = self.from_null.saturating_add(1);
         if us == BLACK {
             self.fullmove += 1;
@@ -347,6 +369,7 @@ impl Position {
 
     fn restore(&mut self, st: &State) {
         self.key = st.key;
+        self.pawn_key = st.pawn_key;
         self.checked = st.in_check;
         self.halfmove = st.halfmove;
         self.from_null = st.from_null;
@@ -357,6 +380,7 @@ impl Position {
     pub fn make_null(&mut self) {
         self.history.push(State {
             key: self.key,
+            pawn_key: self.pawn_key,
             mv: 0,
             captured: EMPTY,
             in_check: self.checked,

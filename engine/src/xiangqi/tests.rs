@@ -319,6 +319,7 @@ fn make_unmake_restores_everything() {
                 trail.push((g.fen(), g.key()));
                 g.make(list.as_slice()[(rng.next() % list.len() as u64) as usize]);
                 assert_eq!(g.key(), g.position().compute_key(), "{}", g.fen());
+                assert_eq!(g.pawn_key(), g.position().compute_pawn_key(), "{}", g.fen());
                 assert_eq!(g.in_check(), g.position().compute_checked());
                 assert_eq!(game(&g.fen()).key(), g.key());
             }
