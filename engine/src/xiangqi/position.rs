@@ -193,9 +193,16 @@ impl Position {
         self.colours[colour_of(p)] |= b;
         self.occ |= b;
         self.files[file_of(sq)] |= 1 << rank_of(sq);
-        self.key ^= ZOBRIST.piece[p as usize][sq];
+        self.toggle_key(p, ZOBRIST.piece[p as usize][sq]);
+    }
+
+    /// Applies the piece keys `z` of piece `p` to the key, and to the soldiers' key when `p`
+    /// is a soldier.
+    #[inline(always)]
+    fn toggle_key(&mut self, p: u8, z: u64) {
+        self.key ^= z;
         if kind_of(p) == kind::SOLDIER {
-            self.pawn_key ^= ZOBRIST.piece[p as usize][sq];
+            self.pawn_key ^= z;
         }
     }
 
@@ -303,10 +310,7 @@ impl Position {
         if cap != EMPTY {
             self.pieces[cap as usize] ^= tb;
             self.colours[us ^ 1] ^= tb;
-            self.key ^= z.piece[cap as usize][to];
-            if kind_of(cap) == kind::SOLDIER {
-                self.pawn_key ^= z.piece[cap as usize][to];
-            }
+            self.toggle_key(cap, z.piece[cap as usize][to]);
             self.halfmove = 0;
             self.checks = [0; 2];
         } else {
@@ -320,10 +324,8 @@ impl Position {
         self.colours[us] ^= fb | tb;
         self.board[from] = EMPTY;
         self.board[to] = p;
-        self.key ^= z.piece[p as usize][from] ^ z.piece[p as usize][to] ^ z.side;
-        if kind_of(p) == kind::SOLDIER {
-            self.pawn_key ^= z.piece[p as usize][from] ^ z.piece[p as usize][to];
-        }
+        self.toggle_key(p, z.piece[p as usize][from] ^ z.piece[p as usize][to]);
+        self.key ^= z.side;
         self.from_null = self.from_null.saturating_add(1);
         if us == BLACK {
             self.fullmove += 1;

@@ -326,6 +326,7 @@ fn make_unmake_restores_everything() {
             while let Some((fen, key)) = trail.pop() {
                 g.unmake();
                 assert_eq!((g.fen(), g.key()), (fen, key));
+                assert_eq!(g.pawn_key(), g.position().compute_pawn_key(), "{}", g.fen());
             }
         }
     }
