@@ -142,7 +142,7 @@ fn load(path: &Path, variant: Option<Variant>) -> Loaded {
             .map(|raw| {
                 let game = record::start(&raw, variant).map(|start| {
                     let replay = match &start {
-                        Start::Chess(b) => record::replay(&raw, b),
+                        Start::Chess(b) => record::replay(&raw, b.as_ref()),
                         Start::Xiangqi(b) => record::replay(&raw, b.as_ref()),
                     };
                     (start, replay)
@@ -266,6 +266,7 @@ pub fn run(options: &Options) -> i32 {
             let name = file.name.as_str();
             let review = match start {
                 Start::Chess(b) => {
+                    let b = b.as_ref();
                     run_game(&mut session, name, prepared, b, replay, options, &mut progress)
                 }
                 Start::Xiangqi(b) => {

@@ -308,8 +308,8 @@ fn check_record(parts: &[String]) -> Result<(), String> {
     for raw in record::split(parts.first().map_or("", String::as_str)) {
         match record::start(&raw, None) {
             Ok(RecordStart::Chess(b)) => {
-                let replay = record::replay(&raw, &b);
-                round_trip(&b, &replay)?;
+                let replay = record::replay(&raw, b.as_ref());
+                round_trip(b.as_ref(), &replay)?;
                 if let Some(e) = replay.error {
                     short("record", &e.to_string())?;
                 }

@@ -265,8 +265,9 @@ pub fn split(text: &str) -> Vec<Raw> {
 /// A game's first position, in its game.
 #[derive(Clone)]
 pub enum Start {
-    /// A chess game (Chess960 notation on when its `Variant` tag says so).
-    Chess(Chess),
+    /// A chess game (Chess960 notation on when its `Variant` tag says so), boxed as xiangqi's
+    /// is: a game with its history stack is a few hundred bytes.
+    Chess(Box<Chess>),
     /// A xiangqi game (boxed: its board is three times a chess board's).
     Xiangqi(Box<Xiangqi>),
 }
@@ -309,7 +310,7 @@ pub fn start(raw: &Raw, default: Option<Variant>) -> Result<Start, ReadError> {
             if chess960 {
                 board.set_chess960(true);
             }
-            Start::Chess(board)
+            Start::Chess(Box::new(board))
         }
         Variant::Xiangqi => Start::Xiangqi(Box::new(match fen {
             Some(f) => Xiangqi::from_fen(f).map_err(|e| bad(e.to_string()))?,

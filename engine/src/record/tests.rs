@@ -28,12 +28,12 @@ fn a_cut_file_says_where_it_ended() {
         assert_eq!(games.len(), 1, "{text}");
         assert_eq!(games[0].cut, Some(cut), "{text}");
         let Start::Chess(board) = start(&games[0], None).expect("chess") else { panic!() };
-        let r = replay(&games[0], &board);
+        let r = replay(&games[0], board.as_ref());
         assert!(matches!(r.error, Some(ReadError::Truncated { .. })), "{text}");
     }
     let games = split("1. e4 e5 2. Nf3");
     let Start::Chess(board) = start(&games[0], None).expect("chess") else { panic!() };
-    let e = replay(&games[0], &board).error.expect("cut").to_string();
+    let e = replay(&games[0], board.as_ref()).error.expect("cut").to_string();
     assert_eq!(e, "game 1: the file ends before the game's result after move 2. Nf3");
 }
 
@@ -41,13 +41,13 @@ fn a_cut_file_says_where_it_ended() {
 fn replay_names_the_bad_move() {
     let games = split("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe7 *\n\n1. d4 Zz9 *\n");
     let Start::Chess(board) = start(&games[0], None).expect("chess") else { panic!() };
-    let r = replay(&games[0], &board);
+    let r = replay(&games[0], board.as_ref());
     assert_eq!(r.moves.len(), 6);
     assert_eq!(
         r.error.map(|e| e.to_string()).as_deref(),
         Some("game 1, move 4. Nxe7: not a legal move in this position")
     );
-    let r = replay(&games[1], &board);
+    let r = replay(&games[1], board.as_ref());
     assert_eq!(
         r.error.map(|e| e.to_string()).as_deref(),
         Some("game 2, move 1... Zz9: cannot be read as a move")
