@@ -410,6 +410,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn captured_piece(&self, m: Move) -> Option<usize>;
     /// The square the moving piece lands on, below [`Game::SQUARES`] (castling: the king's).
     fn target(m: Move) -> usize;
+    /// The square the moving piece leaves, below [`Game::SQUARES`] (castling: the king's).
+    fn source(m: Move) -> usize;
+    /// The squares the side not to move attacks, bit `s` for square `s`: where its pieces
+    /// could capture were an enemy piece there (its own pieces' squares included; pins and
+    /// its own king's safety ignored). The search keys quiet moves' history by it; a game
+    /// whose search measured no gain from that returns 0, which puts every quiet move in
+    /// one slot.
+    fn threats(&self) -> u128;
     /// Static exchange evaluation: true when the exchange of captures that `m` starts on its
     /// target square, each side taking with its least valuable piece and free to stop, gains
     /// at least `threshold` internal units for the side to move.

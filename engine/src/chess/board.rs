@@ -120,6 +120,29 @@ impl Board {
             | (tables::bishop(sq, occ) & (self.kinds[BISHOP] | self.kinds[QUEEN]))
     }
 
+    /// Every square `by`'s pieces attack on this board, its own pieces' squares included.
+    pub fn attacks_of(&self, by: usize) -> Bitboard {
+        let occ = self.occupied();
+        let them = self.colours[by];
+        let pawns = self.kinds[PAWN] & them;
+        // Pawns by shifts: up-left and up-right for white (a1 is square 0), down for black.
+        let (left, right) = (pawns & !FILE_A, pawns & !FILE_H);
+        let mut attacks = if by == WHITE { left << 7 | right << 9 } else { left >> 9 | right >> 7 };
+        for sq in Squares(self.kinds[KNIGHT] & them) {
+            attacks |= tables::knight(sq);
+        }
+        for sq in Squares((self.kinds[BISHOP] | self.kinds[QUEEN]) & them) {
+            attacks |= tables::bishop(sq, occ);
+        }
+        for sq in Squares((self.kinds[ROOK] | self.kinds[QUEEN]) & them) {
+            attacks |= tables::rook(sq, occ);
+        }
+        for sq in Squares(self.kinds[KING] & them) {
+            attacks |= tables::king(sq);
+        }
+        attacks
+    }
+
     /// True when `by` attacks `sq` given occupancy `occ`.
     #[inline(always)]
     pub fn attacked_by(&self, sq: usize, by: usize, occ: Bitboard) -> bool {

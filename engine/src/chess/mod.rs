@@ -387,6 +387,16 @@ impl Game for Chess {
         Chess::target(m)
     }
 
+    #[inline]
+    fn source(m: Move) -> usize {
+        moves::from_sq(m)
+    }
+
+    #[inline]
+    fn threats(&self) -> u128 {
+        u128::from(self.board.attacks_of(self.board.side ^ 1))
+    }
+
     fn see_ge(&self, m: Move, threshold: Score) -> bool {
         Chess::see_ge(self, m, threshold)
     }

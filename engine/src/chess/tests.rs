@@ -493,3 +493,29 @@ fn errors_quote_little_and_the_clock_saturates() {
     g.make(m);
     assert_eq!(g.fen(), "4k3/8/8/8/8/8/8/3K4 b - - 65535 1");
 }
+
+/// A side's attack map holds exactly the squares `attacked_by` finds it attacking, on random
+/// playouts from every test position, for both sides.
+#[test]
+fn attack_maps_match_attacked_by() {
+    let mut rng = SplitMix::new(777);
+    for fen in FENS.iter().chain(CHESS960_FENS) {
+        let mut g = game(fen);
+        for _ in 0..80 {
+            let occ = g.board.occupied();
+            for by in [WHITE, BLACK] {
+                let map = g.board.attacks_of(by);
+                for sq in 0..64 {
+                    let attacked = g.board.attacked_by(sq, by, occ);
+                    assert_eq!(map >> sq & 1 == 1, attacked, "{} by {by} on {sq}", g.fen());
+                }
+            }
+            assert_eq!(g.threats(), u128::from(g.board.attacks_of(g.board.side ^ 1)));
+            let moves = legal(&g);
+            if moves.is_empty() {
+                break;
+            }
+            g.make(moves[rng.below(moves.len())]);
+        }
+    }
+}

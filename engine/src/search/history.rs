@@ -1,7 +1,7 @@
 //! History tables: what the search learned about moves, kept per thread from one `go` to the
 //! next within a game and cleared by a new game.
 //!
-//! Tables: the butterfly history of quiet moves (by side and from/to), the capture history
+//! Tables: the butterfly history of quiet moves (by side, threat slot and from/to), the capture history
 //! (by moving piece, target square and captured piece) and the continuation history of quiet
 //! moves (by the piece and target of a move one or two plies earlier and those of the move).
 //! Each is updated with gravity. Beside them, the correction history of the static
@@ -17,6 +17,9 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// Piece-square pairs of the largest game (xiangqi: 14 coloured pieces on 90 squares): the
 /// index space of tables keyed by a moving piece and its target.
 const PIECE_SQUARES: usize = 14 * 90;
+/// The butterfly history's threat slots: whether the opponent attacks the square a quiet
+/// move leaves and the one it lands on ([`threat_slot`]).
+const THREAT_SLOTS: usize = 4;
 /// Slots for the captured piece in the capture history: every coloured piece of either game,
 /// and one for a promotion that captures nothing.
 const CAPTURED_SLOTS: usize = 16;
@@ -35,8 +38,10 @@ const CORRECTION_WEIGHT_SCALE: i32 = 256;
 
 /// The history tables of one search thread.
 pub struct History {
-    /// Quiet moves that caused cut-offs: `[side][from/to]`.
-    butterfly: Vec<i32>,
+    /// Quiet moves that caused cut-offs: `[side][threat slot][from/to]`, see [`threat_slot`].
+    /// Entries of 16 bits (gravity keeps them within ±[`HISTORY_MAX`]): four slots of 32
+    /// bits would make the table 512 KB a thread.
+    butterfly: Vec<i16>,
     /// Captures (and promotions) that caused cut-offs: `[piece, target][captured]`, see
     /// [`capture_key`].
     capture: Vec<i32>,
@@ -51,7 +56,7 @@ pub struct History {
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: vec![0; 2 * Move::INDEX_SPACE],
+            butterfly: vec![0; 2 * THREAT_SLOTS * Move::INDEX_SPACE],
             capture: vec![0; PIECE_SQUARES * CAPTURED_SLOTS],
             continuation: vec![0; (PIECE_SQUARES + 1) * PIECE_SQUARES],
             pawn_correction: vec![0; 2 * CORRECTION_ENTRIES],
@@ -86,6 +91,30 @@ pub fn piece_square<G: Game>(board: &G, m: Move) -> usize {
     board.moved_piece(m) * G::SQUARES + G::target(m)
 }
 
+/// The butterfly history's threat slot of quiet move `m` given `threats`, the squares the
+/// opponent attacks ([`Game::threats`]): 2 when it attacks the square the move leaves, plus 1
+/// when it attacks the one it lands on. A move that steps out of an attack, one that steps
+/// into one and one that does neither are different moves to the search, and each keeps its
+/// own score (Berserk's idea; Viridithas, Stormphrax and Berserk measured +7 to +10 from it).
+#[inline]
+pub fn threat_slot<G: Game>(threats: u128, m: Move) -> usize {
+    let (from, to) = (G::source(m), G::target(m));
+    if G::SQUARES <= 64 {
+        // Chess: shifts of 64 bits, a third of the instructions of 128-bit ones (this runs
+        // for every quiet move the picker scores).
+        let threats = threats as u64;
+        ((threats >> from & 1) << 1 | (threats >> to & 1)) as usize
+    } else {
+        ((threats >> from & 1) << 1 | (threats >> to & 1)) as usize
+    }
+}
+
+/// The butterfly table's index of quiet move `m` by `side` in threat slot `slot`.
+#[inline]
+fn butterfly_index(side: usize, slot: usize, m: Move) -> usize {
+    (side * THREAT_SLOTS + slot) * Move::INDEX_SPACE + m.index()
+}
+
 /// The capture history's index of the tactical move `m` on `board`.
 #[inline]
 pub fn capture_key<G: Game>(board: &G, m: Move) -> usize {
@@ -113,7 +142,7 @@ impl History {
     pub fn age(&mut self, divisor: i32) {
         let divisor = divisor.max(1);
         // Two loops, not one over a chain of both: each vectorises, the chain would not.
-        self.butterfly.iter_mut().for_each(|h| *h /= divisor);
+        self.butterfly.iter_mut().for_each(|h| *h /= divisor as i16);
         self.capture.iter_mut().for_each(|h| *h /= divisor);
         // Only chunks already written are written again, for the reason given at `clear`.
         for chunk in self.continuation.chunks_mut(SPARSE_CHUNK) {
@@ -123,27 +152,36 @@ impl History {
         }
     }
 
-    /// The butterfly score of quiet move `m` by `side`.
+    /// The butterfly score of quiet move `m` by `side` in threat slot `slot`.
     #[inline]
-    pub fn quiet(&self, side: usize, m: Move) -> i32 {
-        self.butterfly[side * Move::INDEX_SPACE + m.index()]
+    pub fn quiet(&self, side: usize, slot: usize, m: Move) -> i32 {
+        i32::from(self.butterfly[butterfly_index(side, slot, m)])
     }
 
-    /// Updates the score of quiet move `m` by `side` by the cut-off's `bonus`: up when `m`
-    /// cut off, down when it was tried before the move that did.
+    /// Updates the score of quiet move `m` by `side` in threat slot `slot` by the cut-off's
+    /// `bonus`: up when `m` cut off, down when it was tried before the move that did.
     #[inline]
-    pub fn update_quiet(&mut self, side: usize, m: Move, b: i32, good: bool) {
-        gravity(
-            &mut self.butterfly[side * Move::INDEX_SPACE + m.index()],
-            if good { b } else { -b },
-        );
+    pub fn update_quiet(&mut self, side: usize, slot: usize, m: Move, b: i32, good: bool) {
+        let entry = &mut self.butterfly[butterfly_index(side, slot, m)];
+        let mut h = i32::from(*entry);
+        gravity(&mut h, if good { b } else { -b });
+        // Gravity keeps `h` within ±HISTORY_MAX, which fits an i16.
+        *entry = h as i16;
     }
 
-    /// The order of quiet move `m` by `side`, with piece-square `ps`, after the moves with
-    /// piece-squares `earlier` (one and two plies back; [`NO_PIECE_SQUARE`] for none).
+    /// The order of quiet move `m` by `side` in threat slot `slot`, with piece-square `ps`,
+    /// after the moves with piece-squares `earlier` (one and two plies back;
+    /// [`NO_PIECE_SQUARE`] for none).
     #[inline]
-    pub fn quiet_order(&self, side: usize, m: Move, ps: usize, earlier: [usize; 2]) -> i32 {
-        self.quiet(side, m)
+    pub fn quiet_order(
+        &self,
+        side: usize,
+        slot: usize,
+        m: Move,
+        ps: usize,
+        earlier: [usize; 2],
+    ) -> i32 {
+        self.quiet(side, slot, m)
             + i32::from(self.continuation[earlier[0] * PIECE_SQUARES + ps])
             + i32::from(self.continuation[earlier[1] * PIECE_SQUARES + ps])
     }
@@ -199,11 +237,12 @@ impl History {
             / CORRECTION_WEIGHT_SCALE;
     }
 
-    /// The quiet move with the highest score: `(side, move, score)`.
+    /// The quiet move with the highest score: `(side, threat slot, move, score)`.
     #[cfg(test)]
-    pub fn best_quiet(&self) -> (usize, Move, i32) {
+    pub fn best_quiet(&self) -> (usize, usize, Move, i32) {
         let (i, &v) = self.butterfly.iter().enumerate().max_by_key(|&(_, v)| *v).unwrap_or((0, &0));
-        (i / Move::INDEX_SPACE, Move::from_raw((i % Move::INDEX_SPACE) as u16), v)
+        let (table, m) = (i / Move::INDEX_SPACE, Move::from_raw((i % Move::INDEX_SPACE) as u16));
+        (table / THREAT_SLOTS, table % THREAT_SLOTS, m, i32::from(v))
     }
 }
 
@@ -223,6 +262,21 @@ fn correction_index(side: usize, key: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Chess;
+
+    #[test]
+    fn threat_slots_say_which_squares_are_attacked() {
+        // Black's knight f6 attacks d5, e4, g4, h5, d7, e8, g8 and h7, its pawn b6 a5 and c5.
+        let fen = "4k3/8/1p3n2/8/2B1N3/8/8/4K3 w - - 0 1";
+        let board = Chess::from_fen(fen).expect("test FEN");
+        let threats = board.threats();
+        let slot = |text: &str| threat_slot::<Chess>(threats, board.parse_move(text).expect(text));
+        assert_eq!(slot("c4b3"), 0, "neither square attacked");
+        assert_eq!(slot("c4d5"), 1, "lands on an attacked square");
+        assert_eq!(slot("e4c3"), 2, "leaves an attacked square");
+        assert_eq!(slot("e4c5"), 3, "leaves one attacked square for another");
+        assert_eq!(slot("e1d2"), 0);
+    }
 
     /// The largest history bonus of the search's parameters.
     const BONUS: i32 = crate::search::params::Params::CHESS.history_cap;

@@ -2,7 +2,7 @@
 //! quiescence search below it.
 
 use super::Worker;
-use super::history::{NO_PIECE_SQUARE, capture_key, piece_square};
+use super::history::{NO_PIECE_SQUARE, capture_key, piece_square, threat_slot};
 use super::movepick::Picker;
 use super::params::Params;
 use super::tb::STORED_DEPTH_BONUS;
@@ -385,6 +385,9 @@ impl<G: Game> Worker<'_, G> {
             earlier,
             victim_weight,
         );
+        // What the opponent attacks: a quiet move's butterfly history is kept by whether it
+        // leaves a square the opponent attacks and whether it lands on one.
+        let threats = picker.threats();
         if picker.is_empty() {
             return self.board.no_move_score(ply);
         }
@@ -429,8 +432,14 @@ impl<G: Game> Worker<'_, G> {
                 && alpha.abs() < MATE_BOUND
             {
                 let p = self.params();
-                let history =
-                    self.data.history.quiet_order(side, m, piece_square(&self.board, m), earlier);
+                let slot = threat_slot::<G>(threats, m);
+                let history = self.data.history.quiet_order(
+                    side,
+                    slot,
+                    m,
+                    piece_square(&self.board, m),
+                    earlier,
+                );
                 let reduced = (depth - 1 - self.lmr_base(depth, searched)
                     + history / p.lmr_history_divisor)
                     .max(0);
@@ -469,7 +478,8 @@ impl<G: Game> Worker<'_, G> {
                 && !tactical
                 && !in_check;
             let history = if reducible {
-                self.data.history.quiet_order(side, m, piece_square(&self.board, m), earlier)
+                let slot = threat_slot::<G>(threats, m);
+                self.data.history.quiet_order(side, slot, m, piece_square(&self.board, m), earlier)
             } else {
                 0
             };
@@ -527,7 +537,14 @@ impl<G: Game> Worker<'_, G> {
                         if tactical {
                             self.data.history.update_capture(capture, bonus, true);
                         } else {
-                            self.reward_quiet(m, side, bonus, ply, earlier, &quiets[..quiets_len]);
+                            self.reward_quiet(
+                                m,
+                                threats,
+                                bonus,
+                                ply,
+                                earlier,
+                                &quiets[..quiets_len],
+                            );
                         }
                         // Every capture tried before the move that cut off failed here.
                         for &c in &captures[..captures_len] {
@@ -683,11 +700,12 @@ impl<G: Game> Worker<'_, G> {
     }
 
     /// A quiet move cut off: it becomes a killer at `ply` and gains the history `bonus`, and
-    /// the quiet moves tried before it (`tried`) lose as much.
+    /// the quiet moves tried before it (`tried`) lose as much, each in its threat slot of the
+    /// node's `threats`.
     fn reward_quiet(
         &mut self,
         m: Move,
-        side: usize,
+        threats: u128,
         bonus: i32,
         ply: usize,
         earlier: [usize; 2],
@@ -698,11 +716,12 @@ impl<G: Game> Worker<'_, G> {
             k[1] = k[0];
             k[0] = m;
         }
+        let side = self.board.side_to_move().index();
         let history = &mut self.data.history;
-        history.update_quiet(side, m, bonus, true);
+        history.update_quiet(side, threat_slot::<G>(threats, m), m, bonus, true);
         history.update_continuation(piece_square(&self.board, m), earlier, bonus, true);
         for &q in tried {
-            history.update_quiet(side, q, bonus, false);
+            history.update_quiet(side, threat_slot::<G>(threats, q), q, bonus, false);
             history.update_continuation(piece_square(&self.board, q), earlier, bonus, false);
         }
     }

@@ -487,7 +487,7 @@ mod tests {
         let (answer, _) = start(&pool, &depth(7));
         assert!(answer.recv_timeout(PATIENCE).expect("an answer").best.is_some());
         // The quiet move the first search liked best, and how much.
-        let (side, m, value) = inspect(&pool, |d| d.history.best_quiet());
+        let (side, slot, m, value) = inspect(&pool, |d| d.history.best_quiet());
         assert!(value > 0, "the first search rewarded some quiet move");
         // The next search starts from what the first one learned.
         let (answer, _) = start(&pool, &depth(1));
@@ -497,7 +497,7 @@ mod tests {
             pool.run_on(
                 0,
                 Box::new(move |d| {
-                    let _ = tx.send(d.history.quiet(side, m));
+                    let _ = tx.send(d.history.quiet(side, slot, m));
                 }),
             );
             rx.recv_timeout(PATIENCE).expect("the thread answers")
@@ -506,7 +506,7 @@ mod tests {
         assert!(kept >= value / 2 && kept > 0, "history kept from one go to the next: {kept}");
         // A new game clears it.
         pool.clear();
-        let (_, _, value) = inspect(&pool, |d| d.history.best_quiet());
+        let (_, _, _, value) = inspect(&pool, |d| d.history.best_quiet());
         assert_eq!(value, 0, "a new game clears the history");
     }
 

@@ -240,6 +240,18 @@ impl Game for Xiangqi {
         Xiangqi::target(m)
     }
 
+    #[inline]
+    fn source(m: Move) -> usize {
+        decode(m).0
+    }
+
+    /// None: xiangqi keeps one butterfly history for every quiet move, as the split by
+    /// threats lost here (docs/tried.csv row 148) while it gained in chess (row 147).
+    #[inline]
+    fn threats(&self) -> u128 {
+        0
+    }
+
     fn see_ge(&self, m: Move, threshold: Score) -> bool {
         Xiangqi::see_ge(self, m, threshold)
     }
