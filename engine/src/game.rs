@@ -412,11 +412,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn target(m: Move) -> usize;
     /// The square the moving piece leaves, below [`Game::SQUARES`] (castling: the king's).
     fn source(m: Move) -> usize;
+    /// Whether the search keys quiet moves' butterfly history by [`Game::threats`]. A game
+    /// whose search measured no gain from that says false: its quiet moves share one slot,
+    /// and the search neither finds the threats nor works out a slot.
+    const THREAT_HISTORY: bool;
     /// The squares the side not to move attacks, bit `s` for square `s`: where its pieces
     /// could capture were an enemy piece there (its own pieces' squares included; pins and
-    /// its own king's safety ignored). The search keys quiet moves' history by it; a game
-    /// whose search measured no gain from that returns 0, which puts every quiet move in
-    /// one slot.
+    /// its own king's safety ignored). The search asks only when
+    /// [`Game::THREAT_HISTORY`] is true; a game without the split may return 0.
     fn threats(&self) -> u128;
     /// Static exchange evaluation: true when the exchange of captures that `m` starts on its
     /// target square, each side taking with its least valuable piece and free to stop, gains

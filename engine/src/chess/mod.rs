@@ -392,6 +392,8 @@ impl Game for Chess {
         moves::from_sq(m)
     }
 
+    const THREAT_HISTORY: bool = true;
+
     #[inline]
     fn threats(&self) -> u128 {
         u128::from(self.board.attacks_of(self.board.side ^ 1))

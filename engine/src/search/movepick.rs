@@ -5,10 +5,9 @@
 //! off often enough that many nodes never generate at all); then the captures (and, in chess,
 //! promotions) that do not lose material by SEE, by most valuable victim, then capture history;
 //! then the two killers; then the quiet moves by butterfly (in the slot of the threats to
-//! their squares) and continuation history: the first
-//! few each picked as the best of those left, the rest sorted once, so that a node that stops
-//! early (or skips the quiets) sorts nothing; last the captures that lose material, in the
-//! order they were met.
+//! their squares) and continuation history: the first few each picked as the best of those
+//! left, the rest sorted once, so that a node that stops early (or skips the quiets) sorts
+//! nothing; last the captures that lose material, in the order they were met.
 //! The quiescence picker serves captures (every move when in check) by victim and capture
 //! history alone, losing captures in their place.
 
@@ -108,7 +107,7 @@ impl Picker {
         // the check for whether they were found cost more than it saved (callgrind, three
         // chess searches: 0.9% more instructions).
         let mut picker = Picker {
-            threats: board.threats(),
+            threats: if G::THREAT_HISTORY { board.threats() } else { 0 },
             ..Picker::new(Stage::Hash, tt_move, killers, earlier, true, victim_weight)
         };
         if tt_move.is_none() {

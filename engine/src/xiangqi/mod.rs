@@ -245,8 +245,12 @@ impl Game for Xiangqi {
         decode(m).0
     }
 
-    /// None: xiangqi keeps one butterfly history for every quiet move, as the split by
-    /// threats lost here (docs/tried.csv row 148) while it gained in chess (row 147).
+    /// Xiangqi keeps one butterfly history for every quiet move: the split by threats lost
+    /// here (docs/tried.csv row 148) while it gained in chess (row 147).
+    const THREAT_HISTORY: bool = false;
+
+    /// Never asked by the search ([`Game::THREAT_HISTORY`] is false): xiangqi has no
+    /// attack map (the one tried is in docs/patches/threats.patch).
     #[inline]
     fn threats(&self) -> u128 {
         0
