@@ -38,9 +38,10 @@ const CORRECTION_WEIGHT_SCALE: i32 = 256;
 
 /// The history tables of one search thread.
 pub struct History {
-    /// Quiet moves that caused cut-offs: `[side][threat slot][from/to]`, see [`threat_slot`].
+    /// Quiet moves that caused cut-offs: `[threat slot][side][from/to]`, see [`threat_slot`].
     /// Entries of 16 bits (gravity keeps them within ±[`HISTORY_MAX`]): four slots of 32
-    /// bits would make the table 512 KB a thread.
+    /// bits would make the table 512 KB a thread. Slot-major, so that a game without the
+    /// split keeps only slot 0's quarter ([`History::fit`]).
     butterfly: Vec<i16>,
     /// Captures (and promotions) that caused cut-offs: `[piece, target][captured]`, see
     /// [`capture_key`].
@@ -117,7 +118,14 @@ pub fn threat_slot<G: Game>(threats: u128, m: Move) -> usize {
 /// The butterfly table's index of quiet move `m` by `side` in threat slot `slot`.
 #[inline]
 fn butterfly_index(side: usize, slot: usize, m: Move) -> usize {
-    (side * THREAT_SLOTS + slot) * Move::INDEX_SPACE + m.index()
+    (slot * 2 + side) * Move::INDEX_SPACE + m.index()
+}
+
+/// The butterfly table's length for game `G`: every threat slot where the game splits quiet
+/// moves by threats ([`Game::THREAT_HISTORY`]), slot 0 alone where it does not.
+const fn butterfly_len<G: Game>() -> usize {
+    let slots = if G::THREAT_HISTORY { THREAT_SLOTS } else { 1 };
+    2 * slots * Move::INDEX_SPACE
 }
 
 /// The capture history's index of the tactical move `m` on `board`.
@@ -139,6 +147,18 @@ impl History {
         zero(&mut self.capture);
         zero(&mut self.continuation);
         zero(&mut self.pawn_correction);
+    }
+
+    /// Sizes the butterfly table for game `G` (see [`butterfly_len`]), called as each search
+    /// starts: xiangqi's table is a quarter of chess's, 64 KB a thread against 256 KB, and
+    /// [`History::age`] goes over a quarter as much. Switching games keeps slot 0, where both
+    /// games' quiet moves are, and zeroes any slot gained.
+    pub fn fit<G: Game>(&mut self) {
+        let len = butterfly_len::<G>();
+        if self.butterfly.len() != len {
+            self.butterfly.resize(len, 0);
+            self.butterfly.shrink_to_fit();
+        }
     }
 
     /// Divides every score by `divisor`: called as each search starts, so that what was
@@ -247,7 +267,7 @@ impl History {
     pub fn best_quiet(&self) -> (usize, usize, Move, i32) {
         let (i, &v) = self.butterfly.iter().enumerate().max_by_key(|&(_, v)| *v).unwrap_or((0, &0));
         let (table, m) = (i / Move::INDEX_SPACE, Move::from_raw((i % Move::INDEX_SPACE) as u16));
-        (table / THREAT_SLOTS, table % THREAT_SLOTS, m, i32::from(v))
+        (table % 2, table / 2, m, i32::from(v))
     }
 }
 
@@ -292,6 +312,25 @@ mod tests {
             0,
             "every square attacked"
         );
+    }
+
+    #[test]
+    fn a_game_without_the_split_keeps_a_quarter_of_the_table_and_switching_keeps_slot_zero() {
+        use crate::xiangqi::Xiangqi;
+        let mut history = History::default();
+        history.fit::<Chess>();
+        assert_eq!(history.butterfly.len(), 2 * THREAT_SLOTS * Move::INDEX_SPACE);
+        let (m, n) = (Move::from_raw(77), Move::from_raw(78));
+        history.update_quiet(1, 0, m, 500, true);
+        history.update_quiet(1, 3, n, 500, true);
+        history.fit::<Xiangqi>();
+        assert_eq!(history.butterfly.len(), 2 * Move::INDEX_SPACE, "slot 0 alone");
+        assert_eq!(history.quiet(1, 0, m), 500, "slot 0 kept");
+        history.fit::<Chess>();
+        assert_eq!(history.butterfly.len(), 2 * THREAT_SLOTS * Move::INDEX_SPACE);
+        assert_eq!(history.quiet(1, 0, m), 500, "slot 0 kept again");
+        assert_eq!(history.quiet(1, 3, n), 0, "a regained slot starts at zero");
+        assert_eq!(history.best_quiet(), (1, 0, m, 500));
     }
 
     /// The largest history bonus of the search's parameters.

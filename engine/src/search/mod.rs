@@ -245,6 +245,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let params = *shared.config.params.as_ref().unwrap_or(Params::of(G::VARIANT));
         #[cfg(not(feature = "tune"))]
         let params = Params::of(G::VARIANT);
+        data.history.fit::<G>();
         data.history.age(params.history_age_divisor);
         Worker {
             eval: G::Eval::new(&board, net),
