@@ -171,6 +171,26 @@ mod tests {
         assert!(lowest >= 3 * overhead, "the clock fell to {lowest} ms");
     }
 
+    /// Issue 85's bounds on a move's time, with the default overhead: at `go wtime 60000 btime
+    /// 60000` a move takes 1-12% of the clock, at 10+0.1 1-15%. A search stops between its soft
+    /// and hard limits, so both must lie within the bounds, for either game's parameters.
+    #[test]
+    fn a_move_takes_a_bounded_share_of_the_clock() {
+        let clock = |time, inc| Limits {
+            clock: Some(Clock::Sides { time: [Some(time); 2], inc: [inc; 2], movestogo: None }),
+            ..Default::default()
+        };
+        let overhead = crate::options::OVERHEAD_DEFAULT as u64;
+        for p in [&Params::CHESS, &Params::XIANGQI] {
+            for (time, inc, most) in [(60_000, 0, 0.12), (10_000, 100, 0.15)] {
+                let b = Budget::plan(&clock(time, inc), 0, overhead, false, p);
+                let (soft, hard) = (b.soft.unwrap() as f64, b.hard.unwrap() as f64);
+                let (soft, hard) = (soft / time as f64, hard / time as f64);
+                assert!(soft >= 0.01 && soft <= hard && hard <= most, "{time}+{inc}: {b:?}");
+            }
+        }
+    }
+
     #[test]
     fn overhead_beyond_the_clock_still_leaves_a_move() {
         let l = Limits {
