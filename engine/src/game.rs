@@ -412,6 +412,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn target(m: Move) -> usize;
     /// The square the moving piece leaves, below [`Game::SQUARES`] (castling: the king's).
     fn source(m: Move) -> usize;
+    /// The number of piece-square pairs a game's positions can hold: the range of
+    /// [`Game::piece_square`], and the length of a row of the continuation history.
+    const PIECE_SQUARES: usize = Self::PIECES * Self::SQUARES;
+    /// The index of `piece` (as [`Game::moved_piece`] numbers it) on `square` among those
+    /// pairs, below [`Game::PIECE_SQUARES`]. A game whose pieces cannot reach every square
+    /// numbers only the pairs that can occur, so that tables keyed by two of them shrink by
+    /// the square of what it leaves out.
+    #[inline]
+    fn piece_square(piece: usize, square: usize) -> usize {
+        piece * Self::SQUARES + square
+    }
     /// Whether the search keys quiet moves' butterfly history by [`Game::threats`]. A game
     /// whose search measured no gain from that says false: its quiet moves share one slot,
     /// and the search neither finds the threats nor works out a slot.

@@ -15,7 +15,7 @@ use crate::game::{Game, Move, Score};
 /// high for long falls quickly once its move stops cutting off.
 pub const HISTORY_MAX: i32 = 16_384;
 /// Piece-square pairs of the largest game (xiangqi: 14 coloured pieces on 90 squares): the
-/// index space of tables keyed by a moving piece and its target.
+/// index space of the capture history, and the most any game's [`Game::PIECE_SQUARES`] is.
 const PIECE_SQUARES: usize = 14 * 90;
 /// The butterfly history's threat slots: whether the opponent attacks the square a quiet
 /// move leaves and the one it lands on ([`threat_slot`]).
@@ -25,9 +25,18 @@ const THREAT_SLOTS: usize = 4;
 const CAPTURED_SLOTS: usize = 16;
 const NO_CAPTURE: usize = CAPTURED_SLOTS - 1;
 
-/// The continuation history's row for "no earlier move" (the root, a null move): never
-/// updated, so it adds nothing.
-pub const NO_PIECE_SQUARE: usize = PIECE_SQUARES;
+/// The continuation history's row for "no earlier move" (the root, a null move) in game `G`:
+/// the row after the last piece-square, never updated, so it adds nothing.
+#[inline]
+pub const fn no_piece_square<G: Game>() -> usize {
+    G::PIECE_SQUARES
+}
+
+/// The continuation table's length for game `G`: a row for each piece-square and one for
+/// "no earlier move", each as long as the game has piece-squares.
+const fn continuation_len<G: Game>() -> usize {
+    (G::PIECE_SQUARES + 1) * G::PIECE_SQUARES
+}
 
 /// Correction history: entries per side (a power of two, indexed by the pawn key); the
 /// fixed-point scale of an entry; the scale of an observation's weight (the search's
@@ -47,7 +56,9 @@ pub struct History {
     /// [`capture_key`].
     capture: Vec<i32>,
     /// Quiet moves that cut off after a given move: `[earlier piece-square][piece-square]`,
-    /// see [`piece_square`]; one table serves the move one ply back and two plies back.
+    /// see [`piece_square`]; one table serves the move one ply back and two plies back. Sized
+    /// for the game being searched ([`History::fit`]): 1.2 MB a thread for chess, 1.0 MB
+    /// for xiangqi, of which a search makes resident what it touches.
     continuation: Vec<i16>,
     /// What searches found the static evaluation to be off by, in `CORRECTION_GRAIN`ths of
     /// a unit: `[side][pawn key]`.
@@ -59,7 +70,8 @@ impl Default for History {
         History {
             butterfly: vec![0; 2 * THREAT_SLOTS * Move::INDEX_SPACE],
             capture: vec![0; PIECE_SQUARES * CAPTURED_SLOTS],
-            continuation: vec![0; (PIECE_SQUARES + 1) * PIECE_SQUARES],
+            // Sized by `fit` for the game searched.
+            continuation: Vec::new(),
             pawn_correction: vec![0; 2 * CORRECTION_ENTRIES],
         }
     }
@@ -85,11 +97,12 @@ fn zero<T: Copy + Default + PartialEq + std::ops::BitOr<Output = T>>(table: &mut
     }
 }
 
-/// The index of move `m` on `board` by moving piece and target square.
+/// The index of move `m` on `board` by moving piece and target square
+/// ([`Game::piece_square`]).
 #[inline]
 pub fn piece_square<G: Game>(board: &G, m: Move) -> usize {
-    const { assert!(G::PIECES * G::SQUARES <= PIECE_SQUARES) };
-    board.moved_piece(m) * G::SQUARES + G::target(m)
+    const { assert!(G::PIECE_SQUARES <= PIECE_SQUARES) };
+    G::piece_square(board.moved_piece(m), G::target(m))
 }
 
 /// The butterfly history's threat slot of quiet move `m` given `threats`, the squares the
@@ -149,15 +162,24 @@ impl History {
         zero(&mut self.pawn_correction);
     }
 
-    /// Sizes the butterfly table for game `G` (see [`butterfly_len`]), called as each search
-    /// starts: xiangqi's table is a quarter of chess's, 64 KB a thread against 256 KB, and
-    /// [`History::age`] goes over a quarter as much. Switching games keeps slot 0, where both
-    /// games' quiet moves are, and zeroes any slot gained.
+    /// Sizes the tables for game `G`, called as each search starts and needed before the
+    /// continuation history is read. The butterfly table (see [`butterfly_len`]): xiangqi's
+    /// is a quarter of chess's, 64 KB a thread against 256 KB, and [`History::age`] goes over
+    /// a quarter as much; switching games keeps slot 0, where both games' quiet moves are,
+    /// and zeroes any slot gained. The continuation table (see [`continuation_len`]) is made
+    /// anew for another game: its rows are another length, and the old scores would mean
+    /// nothing.
     pub fn fit<G: Game>(&mut self) {
         let len = butterfly_len::<G>();
         if self.butterfly.len() != len {
             self.butterfly.resize(len, 0);
             self.butterfly.shrink_to_fit();
+        }
+        let len = continuation_len::<G>();
+        if self.continuation.len() != len {
+            // The old table goes before the new one is made: never both at once.
+            self.continuation = Vec::new();
+            self.continuation = vec![0; len];
         }
     }
 
@@ -196,9 +218,9 @@ impl History {
 
     /// The order of quiet move `m` by `side` in threat slot `slot`, with piece-square `ps`,
     /// after the moves with piece-squares `earlier` (one and two plies back;
-    /// [`NO_PIECE_SQUARE`] for none).
+    /// [`no_piece_square`] for none), in game `G`.
     #[inline]
-    pub fn quiet_order(
+    pub fn quiet_order<G: Game>(
         &self,
         side: usize,
         slot: usize,
@@ -207,17 +229,23 @@ impl History {
         earlier: [usize; 2],
     ) -> i32 {
         self.quiet(side, slot, m)
-            + i32::from(self.continuation[earlier[0] * PIECE_SQUARES + ps])
-            + i32::from(self.continuation[earlier[1] * PIECE_SQUARES + ps])
+            + i32::from(self.continuation[earlier[0] * G::PIECE_SQUARES + ps])
+            + i32::from(self.continuation[earlier[1] * G::PIECE_SQUARES + ps])
     }
 
     /// Updates the continuation history of a quiet move with piece-square `ps` after the
-    /// moves `earlier`, as [`History::update_quiet`] does its butterfly score.
+    /// moves `earlier`, as [`History::update_quiet`] does its butterfly score, in game `G`.
     #[inline]
-    pub fn update_continuation(&mut self, ps: usize, earlier: [usize; 2], b: i32, good: bool) {
+    pub fn update_continuation<G: Game>(
+        &mut self,
+        ps: usize,
+        earlier: [usize; 2],
+        b: i32,
+        good: bool,
+    ) {
         for e in earlier {
-            if e != NO_PIECE_SQUARE {
-                let entry = &mut self.continuation[e * PIECE_SQUARES + ps];
+            if e != no_piece_square::<G>() {
+                let entry = &mut self.continuation[e * G::PIECE_SQUARES + ps];
                 let mut h = i32::from(*entry);
                 gravity(&mut h, if good { b } else { -b });
                 // Gravity keeps `h` within ±HISTORY_MAX, which fits an i16.
@@ -331,6 +359,58 @@ mod tests {
         assert_eq!(history.quiet(1, 0, m), 500, "slot 0 kept again");
         assert_eq!(history.quiet(1, 3, n), 0, "a regained slot starts at zero");
         assert_eq!(history.best_quiet(), (1, 0, m, 500));
+    }
+
+    #[test]
+    fn the_continuation_table_is_sized_for_the_game_and_made_anew_for_another() {
+        use crate::xiangqi::Xiangqi;
+        let mut history = History::default();
+        history.fit::<Chess>();
+        assert_eq!(history.continuation.len(), 769 * 768, "chess: 12 pieces on 64 squares");
+        let ps = Chess::piece_square(11, 63);
+        history.update_continuation::<Chess>(ps, [0, 767], 400, true);
+        let order = |h: &History| h.quiet_order::<Chess>(0, 0, Move::from_raw(1), ps, [0, 767]);
+        assert_eq!(order(&history), 800, "both earlier moves count");
+        history.fit::<Chess>();
+        assert_eq!(order(&history), 800, "the same game keeps its scores");
+        history.fit::<Xiangqi>();
+        assert_eq!(history.continuation.len(), 709 * 708, "xiangqi: 708 reachable pairs");
+        assert!(history.continuation.iter().all(|&h| h == 0), "another game starts afresh");
+        history.fit::<Chess>();
+        assert_eq!(order(&history), 0);
+    }
+
+    #[test]
+    fn xiangqi_numbers_each_piece_square_a_position_can_hold_once() {
+        use crate::game::MoveList;
+        use crate::xiangqi::{Xiangqi, can_stand};
+        // Distinct pairs that can occur get distinct indices, and they fill the range.
+        let mut indices: Vec<usize> = (0..Xiangqi::PIECES)
+            .flat_map(|p| (0..Xiangqi::SQUARES).map(move |s| (p, s)))
+            .filter(|&(p, s)| can_stand(p, s))
+            .map(|(p, s)| Xiangqi::piece_square(p, s))
+            .collect();
+        let n = indices.len();
+        indices.sort_unstable();
+        indices.dedup();
+        assert_eq!((n, indices.len()), (Xiangqi::PIECE_SQUARES, Xiangqi::PIECE_SQUARES));
+        assert!(indices.iter().all(|&i| i < Xiangqi::PIECE_SQUARES));
+        // No move takes a piece where the numbering has no place for it: random games.
+        let mut rng = crate::rng::Stream::new(7, 0);
+        for _ in 0..40 {
+            let mut board = Xiangqi::startpos();
+            for _ in 0..80 {
+                board.for_each_piece(|piece, square| {
+                    assert!(can_stand(piece, square), "piece {piece} on {square}");
+                });
+                let mut moves = MoveList::new();
+                board.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                board.make(moves.as_slice()[rng.below(moves.len())]);
+            }
+        }
     }
 
     /// The largest history bonus of the search's parameters.

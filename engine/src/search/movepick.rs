@@ -11,7 +11,7 @@
 //! The quiescence picker serves captures (every move when in check) by victim and capture
 //! history alone, losing captures in their place.
 
-use super::history::{History, NO_PIECE_SQUARE, capture_key, piece_square, threat_slot};
+use super::history::{History, capture_key, no_piece_square, piece_square, threat_slot};
 use crate::game::{Game, MAX_MOVES, Move, MoveList};
 
 /// The order of tactical move `m`: `victim_weight · mvv_lva + capture history`, so that the
@@ -150,7 +150,7 @@ impl Picker {
                 Stage::Captures,
                 Move::NONE,
                 none,
-                [NO_PIECE_SQUARE; 2],
+                [no_piece_square::<G>(); 2],
                 false,
                 victim_weight,
             )
@@ -287,7 +287,7 @@ impl Picker {
                     let scores = &mut room.scores[start..end];
                     for (s, &m) in scores.iter_mut().zip(moves.iter()) {
                         let slot = threat_slot::<G>(self.threats, m);
-                        *s = history.quiet_order(
+                        *s = history.quiet_order::<G>(
                             side,
                             slot,
                             m,
@@ -418,7 +418,9 @@ mod tests {
         let board = Chess::from_fen(ONE_GOOD_ONE_BAD).expect("test FEN");
         let good = board.parse_move("d1h5").expect("Qxh5");
         let bad = board.parse_move("d1d5").expect("Qxd5");
-        (board, History::default(), Moves::default(), good, bad)
+        let mut history = History::default();
+        history.fit::<Chess>();
+        (board, history, Moves::default(), good, bad)
     }
 
     fn main_picker(board: &Chess, history: &History, room: &mut Moves) -> Picker {
@@ -429,7 +431,7 @@ mod tests {
             history,
             Move::NONE,
             [Move::NONE; 2],
-            [NO_PIECE_SQUARE; 2],
+            [no_piece_square::<Chess>(); 2],
             weight,
         )
     }

@@ -2,7 +2,7 @@
 //! quiescence search below it.
 
 use super::Worker;
-use super::history::{NO_PIECE_SQUARE, capture_key, piece_square, threat_slot};
+use super::history::{capture_key, no_piece_square, piece_square, threat_slot};
 use super::movepick::Picker;
 use super::params::Params;
 use super::tb::STORED_DEPTH_BONUS;
@@ -433,7 +433,7 @@ impl<G: Game> Worker<'_, G> {
             {
                 let p = self.params();
                 let slot = threat_slot::<G>(threats, m);
-                let history = self.data.history.quiet_order(
+                let history = self.data.history.quiet_order::<G>(
                     side,
                     slot,
                     m,
@@ -479,7 +479,13 @@ impl<G: Game> Worker<'_, G> {
                 && !in_check;
             let history = if reducible {
                 let slot = threat_slot::<G>(threats, m);
-                self.data.history.quiet_order(side, slot, m, piece_square(&self.board, m), earlier)
+                self.data.history.quiet_order::<G>(
+                    side,
+                    slot,
+                    m,
+                    piece_square(&self.board, m),
+                    earlier,
+                )
             } else {
                 0
             };
@@ -719,23 +725,27 @@ impl<G: Game> Worker<'_, G> {
         let side = self.board.side_to_move().index();
         let history = &mut self.data.history;
         history.update_quiet(side, threat_slot::<G>(threats, m), m, bonus, true);
-        history.update_continuation(piece_square(&self.board, m), earlier, bonus, true);
+        history.update_continuation::<G>(piece_square(&self.board, m), earlier, bonus, true);
         for &q in tried {
             history.update_quiet(side, threat_slot::<G>(threats, q), q, bonus, false);
-            history.update_continuation(piece_square(&self.board, q), earlier, bonus, false);
+            history.update_continuation::<G>(piece_square(&self.board, q), earlier, bonus, false);
         }
     }
 
     /// The piece-squares of the moves one and two plies before `ply`, the keys of the
-    /// continuation history ([`NO_PIECE_SQUARE`] before the root and for a null move).
+    /// continuation history ([`no_piece_square`] before the root and for a null move).
     #[inline]
     fn earlier_moves(&self, ply: usize) -> [usize; 2] {
         let at = |back: usize| {
             if ply < back {
-                return NO_PIECE_SQUARE;
+                return no_piece_square::<G>();
             }
             let frame = &self.data.stack[ply - back];
-            if frame.mv.is_none() { NO_PIECE_SQUARE } else { frame.piece * G::SQUARES + frame.to }
+            if frame.mv.is_none() {
+                no_piece_square::<G>()
+            } else {
+                G::piece_square(frame.piece, frame.to)
+            }
         };
         [at(1), at(2)]
     }

@@ -38,12 +38,13 @@ pub fn char_of_piece(p: u8) -> char {
     if colour_of(p) == RED { c } else { c.to_ascii_lowercase() }
 }
 
-/// Whether a piece of `kind` and `colour` can ever stand on `sq`.
-fn reachable(colour: usize, k: u8, sq: usize) -> bool {
+/// Whether a piece of `kind` and `colour` can ever stand on `sq`: a FEN that puts one
+/// elsewhere is refused, and no move takes one there.
+pub(super) const fn reachable(colour: usize, k: u8, sq: usize) -> bool {
     // Work in red's frame: black's rank r is red's 9 - r.
     let r = if colour == RED { rank_of(sq) } else { 9 - rank_of(sq) };
     let f = file_of(sq);
-    let own_palace = (3..=5).contains(&f) && r <= 2;
+    let own_palace = f >= 3 && f <= 5 && r <= 2;
     match k {
         kind::GENERAL => own_palace,
         kind::ADVISOR => own_palace && (r + f) % 2 == 1,

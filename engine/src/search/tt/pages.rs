@@ -19,7 +19,8 @@ const HUGE_PAGE_BYTES: usize = 2 * 1024 * 1024;
 /// `len` default elements, the first on a huge-page boundary when the buffer spans at least a
 /// huge page.
 pub struct Pages<T> {
-    /// The allocation: `offset` elements of padding, the elements, and the rest of the padding.
+    /// The allocation: `offset` elements of padding, then the elements. The rest of the
+    /// padding is reserved capacity past the end, never written, so never resident.
     buffer: Vec<T>,
     /// The index in `buffer` of the first element.
     offset: usize,
@@ -50,7 +51,9 @@ impl<T: Default> Pages<T> {
         if pad > 0 {
             advise_huge(start + offset * size, bytes / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES);
         }
-        buffer.resize_with(len + pad, T::default);
+        // Only what lies before the elements' end is written: padding after them would be
+        // resident memory that no probe reads (up to 2 MiB a table).
+        buffer.resize_with(offset + len, T::default);
         Ok(Pages { buffer, offset, len })
     }
 }
@@ -116,6 +119,7 @@ mod tests {
         assert_eq!(pages.len(), 3 * HUGE_PAGE_BYTES / 64 + 5);
         assert_eq!(pages.as_ptr() as usize % HUGE_PAGE_BYTES, 0);
         assert!(pages.iter().all(|l| l.0 == [0; 8]));
+        assert_eq!(pages.buffer.len(), pages.offset + pages.len, "tail padding written");
     }
 
     #[test]
