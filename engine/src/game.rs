@@ -418,7 +418,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The index of `piece` (as [`Game::moved_piece`] numbers it) on `square` among those
     /// pairs, below [`Game::PIECE_SQUARES`]. A game whose pieces cannot reach every square
     /// numbers only the pairs that can occur, so that tables keyed by two of them shrink by
-    /// the square of what it leaves out.
+    /// the square of what it leaves out. `piece` and `square` must be in range; a pair that
+    /// no position can hold may share an index with one that can.
     #[inline]
     fn piece_square(piece: usize, square: usize) -> usize {
         piece * Self::SQUARES + square

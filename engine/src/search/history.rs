@@ -167,8 +167,8 @@ impl History {
     /// is a quarter of chess's, 64 KB a thread against 256 KB, and [`History::age`] goes over
     /// a quarter as much; switching games keeps slot 0, where both games' quiet moves are,
     /// and zeroes any slot gained. The continuation table (see [`continuation_len`]) is made
-    /// anew for another game: its rows are another length, and the old scores would mean
-    /// nothing.
+    /// anew for another game, told apart by its length (chess's and xiangqi's differ): its
+    /// rows are another length, and the old scores would mean nothing.
     pub fn fit<G: Game>(&mut self) {
         let len = butterfly_len::<G>();
         if self.butterfly.len() != len {
@@ -228,6 +228,7 @@ impl History {
         ps: usize,
         earlier: [usize; 2],
     ) -> i32 {
+        debug_assert_eq!(self.continuation.len(), continuation_len::<G>(), "History::fit::<G>");
         self.quiet(side, slot, m)
             + i32::from(self.continuation[earlier[0] * G::PIECE_SQUARES + ps])
             + i32::from(self.continuation[earlier[1] * G::PIECE_SQUARES + ps])
@@ -243,6 +244,7 @@ impl History {
         b: i32,
         good: bool,
     ) {
+        debug_assert_eq!(self.continuation.len(), continuation_len::<G>(), "History::fit::<G>");
         for e in earlier {
             if e != no_piece_square::<G>() {
                 let entry = &mut self.continuation[e * G::PIECE_SQUARES + ps];

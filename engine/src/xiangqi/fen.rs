@@ -44,6 +44,8 @@ pub(super) const fn reachable(colour: usize, k: u8, sq: usize) -> bool {
     // Work in red's frame: black's rank r is red's 9 - r.
     let r = if colour == RED { rank_of(sq) } else { 9 - rank_of(sq) };
     let f = file_of(sq);
+    // Comparisons, not `(3..=5).contains`: a const fn (the piece-square numbering is
+    // worked out at compile time).
     let own_palace = f >= 3 && f <= 5 && r <= 2;
     match k {
         kind::GENERAL => own_palace,
