@@ -44,6 +44,7 @@ const PIECE_SQUARES: usize = 2 * (9 + 5 + 7 + 3 * SQUARES + 63);
 const PIECE_SQUARE_INDEX: [u16; PIECES * SQUARES] = piece_square_index();
 
 /// Whether coloured piece `piece` (`colour * 7 + kind`) can ever stand on `square`.
+#[cfg(test)]
 pub(crate) fn can_stand(piece: usize, square: usize) -> bool {
     let (colour, kind) = (piece / position::kind::COUNT, (piece % position::kind::COUNT) as u8);
     piece < PIECES && square < SQUARES && fen::reachable(colour, kind, square)
