@@ -43,9 +43,9 @@ const PIECE_SQUARES: usize = 2 * (9 + 5 + 7 + 3 * SQUARES + 63);
 /// cannot occur maps to 0, any index in range.
 const PIECE_SQUARE_INDEX: [u16; PIECES * SQUARES] = piece_square_index();
 
-/// Whether coloured piece `piece` (`colour * 7 + kind`) can ever stand on `square`.
-#[cfg(test)]
-pub(crate) fn can_stand(piece: usize, square: usize) -> bool {
+/// Whether coloured piece `piece` (`colour * 7 + kind`) can ever stand on `square`: the
+/// pairs [`PIECE_SQUARE_INDEX`] numbers.
+pub(crate) const fn can_stand(piece: usize, square: usize) -> bool {
     let (colour, kind) = (piece / position::kind::COUNT, (piece % position::kind::COUNT) as u8);
     piece < PIECES && square < SQUARES && fen::reachable(colour, kind, square)
 }
@@ -55,10 +55,9 @@ const fn piece_square_index() -> [u16; PIECES * SQUARES] {
     let mut next = 0;
     let mut piece = 0;
     while piece < PIECES {
-        let (colour, kind) = (piece / position::kind::COUNT, (piece % position::kind::COUNT) as u8);
         let mut square = 0;
         while square < SQUARES {
-            if fen::reachable(colour, kind, square) {
+            if can_stand(piece, square) {
                 index[piece * SQUARES + square] = next as u16;
                 next += 1;
             }
